@@ -1,0 +1,67 @@
+// Environment configuration, validated once at start-up so a typo fails fast and loudly.
+import Type, { type Static } from 'typebox'
+import { Compile } from 'typebox/compile'
+
+const ConfigSchema = Type.Object({
+  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
+  HOST: Type.String({ default: '0.0.0.0' }),
+  /** Owner connection: runs migrations. Defaults to the local trust-auth server. */
+  DATABASE_URL: Type.String({ default: 'postgres://postgres@127.0.0.1:5432/tradie' }),
+  /** Runtime connection as the non-owner role that Row Level Security applies to. Derived when unset. */
+  APP_DATABASE_URL: Type.Optional(Type.String()),
+  APP_DB_ROLE: Type.String({ default: 'tradie_app' }),
+  APP_DB_PASSWORD: Type.Optional(Type.String()),
+  /** Public address of the site; {site_root}. The API lives at {site_root}/api/v1. */
+  PUBLIC_URL: Type.Optional(Type.String()),
+  /** When unset, an embedded Temporal dev server is started. */
+  TEMPORAL_ADDRESS: Type.Optional(Type.String()),
+  TEMPORAL_NAMESPACE: Type.String({ default: 'default' }),
+  TEMPORAL_TASK_QUEUE: Type.String({ default: 'tradie-main' }),
+  TEMPORAL_UI_PORT: Type.Integer({ default: 8233 }),
+  TEMPORAL_DEV_PORT: Type.Integer({ default: 7233 }),
+  TEMPORAL_CLI_PATH: Type.Optional(Type.String()),
+  DATA_DIR: Type.String({ default: 'data' }),
+  LOG_LEVEL: Type.String({ default: 'info' }),
+  /** Requests per minute per API key (burst protection; the monthly quota is separate). */
+  RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 300 }),
+  /** Onboarding attempts per client address per hour. */
+  ONBOARD_LIMIT_PER_HOUR: Type.Integer({ minimum: 1, default: 10 }),
+  /** Trust X-Forwarded-For (set when running behind a proxy). */
+  TRUST_PROXY: Type.Boolean({ default: false }),
+  PAYMENTS_PROVIDER: Type.Literal('sandbox', { default: 'sandbox' }),
+  /** Trial length for a paid plan chosen without a payment method (fractional days allowed, for tests). */
+  TRIAL_DAYS: Type.Number({ minimum: 0, default: 14 }),
+  OUTBOX_RELAY_INTERVAL_MS: Type.Integer({ minimum: 50, default: 5000 }),
+})
+
+export type Config = Static<typeof ConfigSchema>
+const validator = Compile(ConfigSchema)
+
+/** Reads configuration from an env-like record; numbers and booleans are converted from strings. */
+export function loadConfig(env: Record<string, string | undefined> = process.env, overrides: Partial<Config> = {}): Config {
+  const raw: Record<string, unknown> = {}
+  for (const key of Object.keys(ConfigSchema.properties)) {
+    const value = env[key]
+    if (value !== undefined && value !== '') raw[key] = value
+  }
+  const converted = validator.Convert(validator.Default(raw)) as Record<string, unknown>
+  const merged = { ...converted, ...overrides }
+  if (!validator.Check(merged)) {
+    const problems = validator.Errors(merged).map((e) => `${e.instancePath || '/'} ${e.message}`)
+    throw new Error(`Invalid configuration: ${problems.join('; ')}`)
+  }
+  return merged as Config
+}
+
+/** The runtime (RLS-bound) connection string: APP_DATABASE_URL, or DATABASE_URL with the app role swapped in. */
+export function appDatabaseUrl(config: Config): string {
+  if (config.APP_DATABASE_URL) return config.APP_DATABASE_URL
+  const url = new URL(config.DATABASE_URL)
+  url.username = config.APP_DB_ROLE
+  url.password = config.APP_DB_PASSWORD ?? ''
+  return url.toString()
+}
+
+export function siteRoot(config: Config): string {
+  return (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, '')
+}

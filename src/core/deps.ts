@@ -1,0 +1,25 @@
+// What operations, services and activities need from the outside world, injected so tests use the
+// same real parts with their own database, clock and task queue.
+import type { Config } from '../config.js'
+import type { Db } from '../db/sql.js'
+import type { Logger } from '../logger.js'
+import type { Clock } from './clock.js'
+import type { PaymentsProvider } from '../providers/payments/provider.js'
+import type { WorkflowDispatcher } from '../temporal/outbox.js'
+
+export interface Urls {
+  /** {site_root}, e.g. https://app.example.com */
+  siteRoot: string
+  /** {base_url} = {site_root}/api/v1 */
+  apiBase: string
+}
+
+export interface Deps {
+  config: Config
+  db: Db
+  clock: Clock
+  logger: Logger
+  urls: Urls
+  payments: PaymentsProvider
+  workflows: WorkflowDispatcher
+}

@@ -1,0 +1,64 @@
+// One definition per operation. REST routes, OpenAPI, /docs, MCP tools/list and the well-known
+// documents are all generated from these values; transports hold no business logic.
+import type { Static, TSchema } from 'typebox'
+import type { Feature, Permission, Principal, Scope } from './access.js'
+import type { Deps } from './deps.js'
+
+export type CostClass = 'free' | 'read' | 'write'
+
+export interface McpAnnotations {
+  title?: string
+  readOnlyHint?: boolean
+  idempotentHint?: boolean
+  destructiveHint?: boolean
+  openWorldHint?: boolean
+}
+
+/** Access rule: 'public' needs no key; otherwise a key, optionally a scope, a permission and a plan feature. */
+export type Access =
+  | 'public'
+  | { scope?: Scope; permission: Permission; feature?: Feature }
+
+export interface RestBinding {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+  /** Relative to /api/v1, Koa-style params (/keys/:id). */
+  path: string
+  status?: number
+  /** Plan feature REST callers additionally need (e.g. restWrite for POST /leads). */
+  feature?: Feature
+  /** Whether the call counts toward the monthly API quota (all authenticated calls do by default). */
+  countsTowardQuota?: boolean
+}
+
+export interface OperationContext {
+  deps: Deps
+  principal: Principal | null
+  requestId: string
+  clientIp: string
+  /** Which transport called: affects defaults such as a lead's source. */
+  transport: 'rest' | 'mcp'
+}
+
+export interface Operation<I extends TSchema = TSchema, O extends TSchema = TSchema> {
+  name: string
+  domain: string
+  title: string
+  description: string
+  input: I
+  output: O
+  access: Access
+  cost: CostClass
+  annotations: McpAnnotations
+  rest?: RestBinding
+  /** Listed as an MCP tool (default true). Onboarding, for one, is REST only. */
+  mcp?: boolean
+  /** Runs before schema validation, to turn a specific input problem into its own error code. */
+  precheck?: (ctx: OperationContext, raw: Record<string, unknown>) => Promise<void> | void
+  run(ctx: OperationContext, input: Static<I>): Promise<Static<O>>
+}
+
+export type AnyOperation = Operation<TSchema, TSchema>
+
+export function defineOperation<I extends TSchema, O extends TSchema>(op: Operation<I, O>): AnyOperation {
+  return op as unknown as AnyOperation
+}

@@ -1,0 +1,22 @@
+// Small TypeBox helpers shared by domain schemas.
+import Type, { type TSchema } from 'typebox'
+
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()])
+export const DateTime = (options: object = {}) => Type.String({ format: 'date-time', ...options })
+/** A string enum as plain JSON Schema ({type, enum}), statically typed as the union of its values. */
+export const StringEnum = <const T extends readonly string[]>(values: T, options: Record<string, unknown> = {}) =>
+  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options })
+/** Dollars (AUD) as a number with at most two decimals; stored as cents. */
+export const Dollars = (options: object = {}) => Type.Number({ ...options })
+
+export const EmptyInput = Type.Object({}, { additionalProperties: false })
+export const ErrorBody = Type.Object(
+  {
+    error: Type.String({ description: 'Error code, e.g. validation_error' }),
+    message: Type.String(),
+    messages: Type.Optional(Type.Array(Type.String())),
+    available_plans: Type.Optional(Type.Array(Type.String())),
+    retry_after_seconds: Type.Optional(Type.Integer()),
+  },
+  { additionalProperties: true },
+)

@@ -1,0 +1,77 @@
+import { defineOperation } from '../../core/operation.js'
+import { EmptyInput } from '../../core/schema-helpers.js'
+import { activePlans, presentPlan } from './plans.js'
+import { BillingResponse, CheckoutInput, CheckoutResponse, PlansResponse, PortalResponse, UsageResponse } from './schema.js'
+import { createCheckout, createPortal, getBilling, getUsage } from './service.js'
+
+const readOnly = { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false }
+
+export const billingOperations = [
+  defineOperation({
+    name: 'billing.list_plans',
+    domain: 'billing',
+    title: 'List plans',
+    description: 'List the active plans with AUD pricing (monthly and yearly), monthly limits and feature flags (restRead, restWrite, mcpAccess, webhookInbound).',
+    input: EmptyInput,
+    output: PlansResponse,
+    access: 'public',
+    cost: 'free',
+    annotations: readOnly,
+    rest: { method: 'GET', path: '/plans' },
+    async run(ctx) {
+      return { plans: (await activePlans(ctx.deps.db.app)).map(presentPlan), currency: 'AUD' as const }
+    },
+  }),
+  defineOperation({
+    name: 'billing.status',
+    domain: 'billing',
+    title: 'Billing status',
+    description: 'Show the company\'s plan, subscription state, trial (if any) and billing actions, including the link to open the payment portal.',
+    input: EmptyInput,
+    output: BillingResponse,
+    access: { permission: 'read' },
+    cost: 'free',
+    annotations: readOnly,
+    rest: { method: 'GET', path: '/billing' },
+    run: (ctx) => getBilling(ctx.deps, ctx.principal!),
+  }),
+  defineOperation({
+    name: 'billing.usage',
+    domain: 'billing',
+    title: 'Usage this period',
+    description: 'Show this month\'s usage against the plan\'s limits (API calls, SMS, emails, LLM calls, users) and record counts. Periods are calendar months in Sydney time.',
+    input: EmptyInput,
+    output: UsageResponse,
+    access: { permission: 'read' },
+    cost: 'free',
+    annotations: readOnly,
+    rest: { method: 'GET', path: '/usage' },
+    run: (ctx) => getUsage(ctx.deps, ctx.principal!),
+  }),
+  defineOperation({
+    name: 'billing.create_checkout',
+    domain: 'billing',
+    title: 'Start a plan checkout',
+    description: 'Create a checkout session for a paid plan (starter, professional, business) and billing cycle. Returns a URL for the human operator to pay; the plan activates when payment completes.',
+    input: CheckoutInput,
+    output: CheckoutResponse,
+    access: { permission: 'admin' },
+    cost: 'free',
+    annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: false, openWorldHint: true },
+    rest: { method: 'POST', path: '/billing/checkout', status: 200 },
+    run: (ctx, input) => createCheckout(ctx.deps, ctx.principal!, input),
+  }),
+  defineOperation({
+    name: 'billing.get_portal',
+    domain: 'billing',
+    title: 'Open the payment portal',
+    description: 'Create a payment-portal session where the human operator manages the subscription, payment methods and invoices. Needs an existing paid subscription.',
+    input: EmptyInput,
+    output: PortalResponse,
+    access: { permission: 'admin' },
+    cost: 'free',
+    annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: false, openWorldHint: true },
+    rest: { method: 'POST', path: '/billing/portal', status: 200 },
+    run: (ctx) => createPortal(ctx.deps, ctx.principal!),
+  }),
+]

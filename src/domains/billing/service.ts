@@ -1,0 +1,133 @@
+// Billing and usage reads, and the checkout and portal sessions (through the payments provider).
+import type { Deps } from '../../core/deps.js'
+import type { Principal, PlanSlug } from '../../core/access.js'
+import { AppError } from '../../core/errors.js'
+import { centsToDollars } from '../../core/money.js'
+import { usagePeriod } from '../../core/period.js'
+import { withTenant } from '../../db/sql.js'
+import { activePlans, findPlan, presentPlan, priceCents } from './plans.js'
+import { effectivePlanSlug, readSubscription } from './subscription.js'
+import { countResources } from './resources.js'
+
+const DAY_MS = 86_400_000
+
+export async function getBilling(deps: Deps, principal: Principal) {
+  const now = deps.clock.now()
+  const sub = await withTenant(deps.db, principal.companyId, (tx) => readSubscription(tx))
+  const plan = await findPlan(deps.db.app, sub.plan_slug)
+  if (!plan) throw new AppError('internal_error', 'Subscription names an unknown plan.')
+  const onTrial = sub.status === 'trialing' || sub.status === 'trial_expired'
+  const api = deps.urls.apiBase
+  return {
+    company_id: principal.companyId,
+    plan: presentPlan(plan),
+    subscription: {
+      status: sub.status,
+      plan_slug: sub.plan_slug,
+      effective_plan_slug: effectivePlanSlug(sub, now),
+      billing_cycle: sub.billing_cycle,
+      current_period_start: sub.current_period_start.toISOString(),
+      current_period_end: sub.current_period_end.toISOString(),
+      provider: sub.provider,
+      has_payment_method: sub.provider_customer_id !== null,
+    },
+    trial: onTrial && sub.trial_ends_at
+      ? {
+          plan_slug: sub.plan_slug,
+          active: sub.status === 'trialing' && sub.trial_ends_at > now,
+          ends_at: sub.trial_ends_at.toISOString(),
+          days_remaining: Math.max(0, Math.ceil((sub.trial_ends_at.getTime() - now.getTime()) / DAY_MS)),
+        }
+      : null,
+    actions: {
+      portal: {
+        method: 'POST', url: `${api}/billing/portal`, available: sub.provider_customer_id !== null,
+        description: 'Open the payment portal: manage the subscription, payment methods and invoices.',
+      },
+      checkout: {
+        method: 'POST', url: `${api}/billing/checkout`, available: true,
+        description: 'Start a checkout for a plan ({"plan_slug": "...", "billing_cycle": "monthly"}); a person pays at the returned URL.',
+      },
+      plans: { method: 'GET', url: `${api}/plans`, available: true, description: 'List plans with prices, limits and features.' },
+    },
+  }
+}
+
+export async function getUsage(deps: Deps, principal: Principal) {
+  const now = deps.clock.now()
+  const period = usagePeriod(now)
+  const plan = await findPlan(deps.db.app, principal.effectivePlanSlug)
+  if (!plan) throw new AppError('internal_error', 'Unknown plan.')
+  const { counters, resources } = await withTenant(deps.db, principal.companyId, async (tx) => {
+    const rows = await tx<{ metric: string; count: number }[]>`
+      select metric, count from usage_counters where period = ${period.key}`
+    return { counters: new Map(rows.map((r) => [r.metric, r.count])), resources: await countResources(tx) }
+  })
+  const metered = (used: number, limit: number) => ({ used, limit, remaining: Math.max(0, limit - used) })
+  return {
+    company_id: principal.companyId,
+    plan: principal.effectivePlanSlug,
+    period: { key: period.key, start: period.start.toISOString(), end: period.end.toISOString(), timezone: period.timezone },
+    usage: {
+      // The counter read here includes this very call.
+      api_calls: metered(counters.get('api_calls') ?? principal.apiCallsUsed, principal.apiCallLimit),
+      sms: metered(counters.get('sms') ?? 0, plan.sms_per_month),
+      emails: metered(counters.get('emails') ?? 0, plan.emails_per_month),
+      llm_calls: metered(counters.get('llm_calls') ?? 0, plan.llm_calls_per_month),
+      users: metered(resources.users ?? 0, plan.max_users),
+    },
+    resources,
+  }
+}
+
+export async function availablePlanSlugs(deps: Deps): Promise<string[]> {
+  return (await activePlans(deps.db.app)).map((p) => p.slug)
+}
+
+export async function createCheckout(deps: Deps, principal: Principal, input: { plan_slug: string; billing_cycle?: 'monthly' | 'yearly' }) {
+  const plan = await findPlan(deps.db.app, input.plan_slug)
+  if (!plan) {
+    throw new AppError('invalid_plan', `Unknown plan '${input.plan_slug}'.`, { available_plans: await availablePlanSlugs(deps) })
+  }
+  if (plan.price_monthly_cents === 0) {
+    throw new AppError('validation_error', 'The free plan needs no checkout; cancel the paid subscription from the portal instead.', {
+      messages: ['plan_slug: choose a paid plan (starter, professional or business)'],
+    })
+  }
+  const cycle = input.billing_cycle ?? 'monthly'
+  const amountCents = priceCents(plan, cycle)
+  return withTenant(deps.db, principal.companyId, async (tx) => {
+    const [company] = await tx<{ contact_email: string }[]>`select contact_email from companies`
+    const session = await deps.payments.createCheckoutSession({
+      companyId: principal.companyId, planSlug: plan.slug, planName: plan.name, billingCycle: cycle, amountCents,
+      customerEmail: company!.contact_email,
+    })
+    await tx`
+      insert into checkout_sessions (id, company_id, kind, plan_slug, billing_cycle, status, provider, url, expires_at)
+      values (${session.id}, ${principal.companyId}, 'checkout', ${plan.slug}, ${cycle}, 'open', ${deps.payments.name}, ${session.url}, ${session.expiresAt})`
+    return {
+      checkout_url: session.url,
+      session_id: session.id,
+      plan_slug: plan.slug as PlanSlug,
+      billing_cycle: cycle,
+      amount: centsToDollars(amountCents),
+      currency: 'AUD' as const,
+      expires_at: session.expiresAt.toISOString(),
+      provider: deps.payments.name,
+    }
+  })
+}
+
+export async function createPortal(deps: Deps, principal: Principal) {
+  return withTenant(deps.db, principal.companyId, async (tx) => {
+    const sub = await readSubscription(tx)
+    if (!sub.provider_customer_id) {
+      throw new AppError('conflict', 'There is no paid subscription to manage yet. Start one with POST /api/v1/billing/checkout.')
+    }
+    const session = await deps.payments.createPortalSession({ companyId: principal.companyId, customerId: sub.provider_customer_id })
+    await tx`
+      insert into checkout_sessions (id, company_id, kind, status, provider, url, expires_at)
+      values (${session.id}, ${principal.companyId}, 'portal', 'open', ${deps.payments.name}, ${session.url}, ${session.expiresAt})`
+    return { portal_url: session.url, session_id: session.id, expires_at: session.expiresAt.toISOString(), provider: deps.payments.name }
+  })
+}

@@ -1,0 +1,49 @@
+import { defineOperation } from '../../core/operation.js'
+import { EmptyInput } from '../../core/schema-helpers.js'
+import { CreateKeyInput, CreateKeyResponse, KeyIdInput, KeyListResponse, RevokeKeyResponse } from './schema.js'
+import { createKey, listKeys, revokeKey } from './service.js'
+
+export const keyOperations = [
+  defineOperation({
+    name: 'keys.list',
+    domain: 'keys',
+    title: 'List API keys',
+    description: 'List the company\'s API keys (prefix, scopes, permission, last use); never the keys themselves.',
+    input: EmptyInput,
+    output: KeyListResponse,
+    access: { permission: 'admin' },
+    cost: 'free',
+    mcp: false,
+    annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false },
+    rest: { method: 'GET', path: '/keys' },
+    run: (ctx) => listKeys(ctx.deps, ctx.principal!),
+  }),
+  defineOperation({
+    name: 'keys.create',
+    domain: 'keys',
+    title: 'Create an API key',
+    description: 'Create a key limited to some scopes (leads, quotes, jobs, clients, financials) and a permission (read, write, admin). The key is returned once only.',
+    input: CreateKeyInput,
+    output: CreateKeyResponse,
+    access: { permission: 'admin' },
+    cost: 'free',
+    mcp: false,
+    annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: false, openWorldHint: false },
+    rest: { method: 'POST', path: '/keys', status: 201 },
+    run: (ctx, input) => createKey(ctx.deps, ctx.principal!, input),
+  }),
+  defineOperation({
+    name: 'keys.revoke',
+    domain: 'keys',
+    title: 'Revoke an API key',
+    description: 'Revoke a key at once; calls with it then get 401. A key cannot revoke itself.',
+    input: KeyIdInput,
+    output: RevokeKeyResponse,
+    access: { permission: 'admin' },
+    cost: 'free',
+    mcp: false,
+    annotations: { readOnlyHint: false, idempotentHint: true, destructiveHint: true, openWorldHint: false },
+    rest: { method: 'DELETE', path: '/keys/:id' },
+    run: (ctx, input) => revokeKey(ctx.deps, ctx.principal!, input.id),
+  }),
+]

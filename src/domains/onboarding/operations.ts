@@ -1,0 +1,58 @@
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible'
+import { defineOperation, type OperationContext } from '../../core/operation.js'
+import type { Deps } from '../../core/deps.js'
+import { AppError, rateLimited, validationError } from '../../core/errors.js'
+import { availablePlanSlugs } from '../billing/service.js'
+import { isValidAbn } from './abn.js'
+import { OnboardInput, OnboardResponse } from './schema.js'
+import { onboard } from './service.js'
+
+// One limiter per running app (tests build several apps with different limits).
+const limiters = new WeakMap<Deps, RateLimiterMemory>()
+
+async function limitByAddress(ctx: OperationContext): Promise<void> {
+  let limiter = limiters.get(ctx.deps)
+  if (!limiter) {
+    limiter = new RateLimiterMemory({ points: ctx.deps.config.ONBOARD_LIMIT_PER_HOUR, duration: 3600 })
+    limiters.set(ctx.deps, limiter)
+  }
+  try {
+    await limiter.consume(ctx.clientIp)
+  } catch (error) {
+    if (!(error instanceof RateLimiterRes)) throw error
+    const retry = Math.max(1, Math.ceil(error.msBeforeNext / 1000))
+    throw rateLimited(retry, `Too many sign-ups from this address. Try again in ${retry} seconds.`)
+  }
+}
+
+export const onboardingOperations = [
+  defineOperation({
+    name: 'onboard',
+    domain: 'onboarding',
+    title: 'Create an account',
+    description: 'Create a company, its owner user and an admin API key in one unauthenticated call. A paid plan without a payment method starts a 14-day trial. The api_key is returned once only.',
+    input: OnboardInput,
+    output: OnboardResponse,
+    access: 'public',
+    cost: 'free',
+    mcp: false,
+    annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: false, openWorldHint: false },
+    rest: { method: 'POST', path: '/onboard', status: 201 },
+    async precheck(ctx, raw) {
+      await limitByAddress(ctx)
+      // An unknown plan gets its own error listing the plans, before general validation.
+      if (typeof raw.plan === 'string') {
+        const plans = await availablePlanSlugs(ctx.deps)
+        if (!plans.includes(raw.plan)) {
+          throw new AppError('invalid_plan', `Unknown plan '${raw.plan}'. Choose one of: ${plans.join(', ')}.`, { available_plans: plans })
+        }
+      }
+    },
+    run(ctx, input) {
+      if (input.abn !== undefined && !isValidAbn(input.abn)) {
+        throw validationError(['abn: is not a valid Australian Business Number (11 digits with a valid checksum)'])
+      }
+      return onboard(ctx.deps, input)
+    },
+  }),
+]

@@ -1,0 +1,46 @@
+import Type from 'typebox'
+import { DateTime, Nullable, StringEnum } from '../../core/schema-helpers.js'
+import { PLAN_SLUGS } from '../../core/access.js'
+import { BillingCycle, PlanSchema } from '../billing/schema.js'
+
+export const OnboardInput = Type.Object(
+  {
+    business_name: Type.String({ minLength: 2, maxLength: 200, description: 'Trading name of the business (at least 2 characters)' }),
+    email: Type.String({ format: 'email', maxLength: 254, description: 'Primary contact address; also the owner login' }),
+    plan: StringEnum(PLAN_SLUGS, { description: 'Plan slug' }),
+    contact_name: Type.Optional(Type.String({ maxLength: 200 })),
+    trade_type: Type.Optional(Type.String({ maxLength: 100, description: 'Free text, e.g. plumber, electrician' })),
+    phone: Type.Optional(Type.String({ maxLength: 30 })),
+    abn: Type.Optional(Type.String({ maxLength: 20, description: 'Australian Business Number (11 digits, checksum verified)' })),
+    password: Type.Optional(Type.String({ minLength: 8, maxLength: 200, description: 'Generated when omitted' })),
+    referral_code: Type.Optional(Type.String({ maxLength: 100 })),
+    api_key_name: Type.Optional(Type.String({ maxLength: 100, description: 'Label for the key' })),
+    billing_cycle: Type.Optional(BillingCycle),
+    stripe_payment_method_id: Type.Optional(Type.String({ pattern: '^pm_[A-Za-z0-9_]+$', description: 'Payment method token for immediate subscription activation' })),
+  },
+  { additionalProperties: false },
+)
+
+export const OnboardResponse = Type.Object({
+  company_id: Type.String(),
+  user_id: Type.String(),
+  email: Type.String(),
+  api_key: Type.String({ description: 'Starts with ask_. Shown once only: store it now.' }),
+  api_key_prefix: Type.String(),
+  generated_password: Type.Optional(Type.String({ description: 'Present only when no password was given. Shown once only.' })),
+  plan: Type.Intersect([
+    PlanSchema,
+    Type.Object({
+      billing_cycle: BillingCycle,
+      subscription: Type.Object({
+        status: StringEnum(['active', 'trialing'] as const),
+        trial_ends_at: Nullable(DateTime()),
+        current_period_start: DateTime(),
+        current_period_end: DateTime(),
+        provider: Type.String(),
+      }),
+    }),
+  ]),
+  endpoints: Type.Record(Type.String(), Type.String()),
+  message: Type.String(),
+})

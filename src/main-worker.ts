@@ -1,0 +1,12 @@
+// Production shape: the Temporal worker process. Needs TEMPORAL_ADDRESS.
+import { loadConfig } from './config.js'
+import { createLogger } from './logger.js'
+import { startRuntime } from './runtime.js'
+import { onShutdown } from './shutdown.js'
+
+const config = loadConfig()
+const logger = createLogger(config.LOG_LEVEL)
+if (!config.TEMPORAL_ADDRESS) throw new Error('TEMPORAL_ADDRESS is required for the worker-only process (use `npm start` for development).')
+const runtime = await startRuntime({ config, temporalAddress: config.TEMPORAL_ADDRESS, logger, api: false, relay: false })
+logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'worker ready')
+onShutdown(logger, () => runtime.stop())

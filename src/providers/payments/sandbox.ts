@@ -1,0 +1,32 @@
+// Local sandbox payments: no money moves. Sessions point at pages this service renders itself
+// (src/transports/pages/sandbox-payments.ts), where a person can complete a test checkout or
+// manage the subscription. Records name the provider 'sandbox', so nothing claims a real charge.
+import { randomBytes } from 'node:crypto'
+import { AppError } from '../../core/errors.js'
+import type { CheckoutRequest, HostedSession, PaymentMethodActivation, PaymentsProvider } from './provider.js'
+
+const SESSION_TTL_MS = 24 * 60 * 60 * 1000
+const id = (prefix: string) => `${prefix}_sandbox_${randomBytes(16).toString('base64url')}`
+
+export class SandboxPayments implements PaymentsProvider {
+  readonly name = 'sandbox'
+  constructor(private readonly urls: { siteRoot: string }, private readonly now: () => Date) {}
+
+  async createCheckoutSession(_request: CheckoutRequest): Promise<HostedSession> {
+    const sessionId = id('cs')
+    return { id: sessionId, url: `${this.urls.siteRoot}/sandbox/checkout/${sessionId}`, expiresAt: new Date(this.now().getTime() + SESSION_TTL_MS) }
+  }
+
+  async createPortalSession(_request: { companyId: string; customerId: string }): Promise<HostedSession> {
+    const sessionId = id('bps')
+    return { id: sessionId, url: `${this.urls.siteRoot}/sandbox/portal/${sessionId}`, expiresAt: new Date(this.now().getTime() + SESSION_TTL_MS) }
+  }
+
+  async activateSubscription(request: CheckoutRequest & { paymentMethodId: string }): Promise<PaymentMethodActivation> {
+    // Mirrors Stripe's test tokens: this one is always declined, so the failure path can be exercised.
+    if (request.paymentMethodId === 'pm_card_chargeDeclined') {
+      throw new AppError('payment_required', 'The payment method was declined (sandbox test token pm_card_chargeDeclined).')
+    }
+    return { customerId: id('cus'), subscriptionId: id('sub') }
+  }
+}

@@ -1,0 +1,102 @@
+// Assembles the service from configuration: database (migrated), Temporal client, outbox relay,
+// optionally the HTTP API and the worker. main*.ts and the tests all start the service this way.
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { appDatabaseUrl, siteRoot, type Config } from './config.js'
+import { createLogger, type Logger } from './logger.js'
+import { createDb } from './db/sql.js'
+import { ensureDatabase, migrate } from './db/migrate.js'
+import { systemClock, type Clock } from './core/clock.js'
+import type { Deps } from './core/deps.js'
+import type { AnyOperation } from './core/operation.js'
+import { createRegistry } from './core/registry.js'
+import { createApp } from './app.js'
+import { SandboxPayments } from './providers/payments/sandbox.js'
+import { connectClient, ensureSearchAttributes } from './temporal/connection.js'
+import { WorkflowDispatcher } from './temporal/outbox.js'
+import { startWorker, type RunningWorker } from './temporal/worker.js'
+import { API_PREFIX } from './transports/rest.js'
+
+export interface RuntimeOptions {
+  config: Config
+  temporalAddress: string
+  api?: boolean
+  worker?: boolean
+  relay?: boolean
+  migrate?: boolean
+  clock?: Clock
+  logger?: Logger
+  /** Extra operations (tests register probes of the auth rules this way). */
+  extraOperations?: AnyOperation[]
+}
+
+export interface Runtime {
+  deps: Deps
+  /** Base URL of the running API (when api is on). */
+  url: string | null
+  stop(): Promise<void>
+}
+
+export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
+  const { config } = options
+  const logger = options.logger ?? createLogger(config.LOG_LEVEL)
+  if (options.migrate ?? true) {
+    await ensureDatabase(config.DATABASE_URL)
+    const applied = await migrate(config.DATABASE_URL, { appRolePassword: config.APP_DB_PASSWORD })
+    if (applied.length) logger.info({ applied }, 'migrations applied')
+  }
+  const db = createDb(appDatabaseUrl(config))
+  const clock = options.clock ?? systemClock
+  const client = await connectClient(options.temporalAddress, config.TEMPORAL_NAMESPACE)
+  await ensureSearchAttributes(client, config.TEMPORAL_NAMESPACE)
+  const workflows = new WorkflowDispatcher(client, db, config.TEMPORAL_TASK_QUEUE, logger)
+
+  const root = siteRoot(config)
+  const urls = { siteRoot: root, apiBase: `${root}${API_PREFIX}` }
+  const deps: Deps = {
+    config,
+    db,
+    clock,
+    logger,
+    urls,
+    payments: new SandboxPayments(urls, () => clock.now()),
+    workflows,
+  }
+
+  let worker: RunningWorker | null = null
+  if (options.worker ?? true) worker = await startWorker(deps, options.temporalAddress)
+  if (options.relay ?? true) workflows.startRelay(config.OUTBOX_RELAY_INTERVAL_MS)
+
+  let server: Server | null = null
+  let url: string | null = null
+  if (options.api ?? true) {
+    // Listen first so that, with PORT=0 (tests), the public URLs carry the real port.
+    server = createServer()
+    await new Promise<void>((resolve) => server!.listen(config.PORT, config.HOST, resolve))
+    const port = (server.address() as AddressInfo).port
+    url = `http://127.0.0.1:${port}`
+    if (!config.PUBLIC_URL) {
+      urls.siteRoot = `http://localhost:${port}`
+      urls.apiBase = `${urls.siteRoot}${API_PREFIX}`
+    }
+    const app = createApp(deps, createRegistry(options.extraOperations), {
+      readiness: async () => {
+        await client.connection.workflowService.getSystemInfo({})
+        return { temporal: true }
+      },
+    })
+    server.on('request', app.callback())
+  }
+
+  return {
+    deps,
+    url,
+    async stop() {
+      if (server) await new Promise<void>((resolve) => server!.close(() => resolve()))
+      await workflows.stopRelay()
+      if (worker) await worker.stop()
+      await client.connection.close()
+      await db.close()
+    },
+  }
+}

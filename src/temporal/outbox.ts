@@ -1,0 +1,93 @@
+// Write-then-start. A domain change and an outbox row naming its workflow commit in one
+// transaction; after commit the workflow is started, and a relay retries rows still unstarted
+// (after a crash between commit and start). Starting twice is harmless: ids come from business
+// keys, a running workflow is reused, and a finished one is not started again.
+import type { Client } from '@temporalio/client'
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client'
+import type postgres from 'postgres'
+import type { Db } from '../db/sql.js'
+import type { Logger } from '../logger.js'
+import { CompanyIdKey } from './search-attributes.js'
+
+export interface OutboxItem {
+  id: string
+  company_id: string
+  workflow_type: string
+  workflow_id: string
+  input: unknown
+}
+
+export async function enqueueWorkflow(
+  tx: postgres.TransactionSql,
+  item: { companyId: string; workflowType: string; workflowId: string; input: unknown },
+): Promise<OutboxItem> {
+  const [row] = await tx<OutboxItem[]>`
+    insert into workflow_outbox (company_id, workflow_type, workflow_id, input)
+    values (${item.companyId}, ${item.workflowType}, ${item.workflowId}, ${tx.json(item.input as postgres.JSONValue)})
+    returning id::text, company_id, workflow_type, workflow_id, input`
+  return row!
+}
+
+export class WorkflowDispatcher {
+  private timer: NodeJS.Timeout | null = null
+  private relaying: Promise<void> | null = null
+
+  constructor(
+    private readonly client: Client,
+    private readonly db: Db,
+    private readonly taskQueue: string,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Starts the workflow for an outbox row and marks it started. Never throws: the relay retries. */
+  async dispatch(item: OutboxItem): Promise<boolean> {
+    try {
+      await this.client.workflow.start(item.workflow_type, {
+        taskQueue: this.taskQueue,
+        workflowId: item.workflow_id,
+        args: [item.input],
+        workflowIdConflictPolicy: 'USE_EXISTING',
+        workflowIdReusePolicy: 'REJECT_DUPLICATE',
+        typedSearchAttributes: [{ key: CompanyIdKey, value: item.company_id }],
+      })
+    } catch (error) {
+      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) {
+        this.logger.warn({ err: error, workflowId: item.workflow_id }, 'workflow start failed; the outbox relay will retry')
+        await this.db.app`select mark_workflow_outbox(${item.id}, ${String((error as Error).message ?? error)})`.catch(() => {})
+        return false
+      }
+      // Already ran to completion under this id: the work is done, so the row is settled.
+    }
+    await this.db.app`select mark_workflow_outbox(${item.id}, ${null})`
+    return true
+  }
+
+  /** One relay pass: rows older than graceMs that no after-commit start has settled. */
+  async relayOnce(graceMs = 2000, batch = 100): Promise<number> {
+    const rows = await this.db.app<OutboxItem[]>`
+      select id::text, company_id, workflow_type, workflow_id, input
+      from pending_workflow_outbox(${`${graceMs} milliseconds`}::interval, ${batch})`
+    let started = 0
+    for (const row of rows) if (await this.dispatch(row)) started++
+    if (started) this.logger.info({ started }, 'outbox relay started pending workflows')
+    return started
+  }
+
+  startRelay(intervalMs: number, graceMs = 2000): void {
+    if (this.timer) return
+    this.timer = setInterval(() => {
+      if (this.relaying) return
+      this.relaying = this.relayOnce(graceMs)
+        .then(() => undefined)
+        .catch((error) => this.logger.error({ err: error }, 'outbox relay pass failed'))
+        .finally(() => (this.relaying = null))
+    }, intervalMs)
+    this.timer.unref()
+  }
+
+  async stopRelay(): Promise<void> {
+    if (this.timer) clearInterval(this.timer)
+    this.timer = null
+    await this.relaying
+  }
+}

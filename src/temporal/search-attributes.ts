@@ -1,0 +1,7 @@
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common'
+
+/** Every run carries its company so an operator can filter by company in the Temporal UI. */
+export const CompanyIdKey = defineSearchAttributeKey('CompanyId', SearchAttributeType.KEYWORD)
+
+/** Registered on start (embedded dev server flag, or the operator service for an external server). */
+export const SEARCH_ATTRIBUTES = { CompanyId: 'KEYWORD' } as const

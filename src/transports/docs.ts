@@ -1,0 +1,57 @@
+// GET /api/v1/docs: the same registry as JSON documentation an agent can read in one request.
+import type { Registry } from '../core/registry.js'
+import { plain } from './openapi.js'
+import { API_PREFIX } from './rest.js'
+import type { Urls } from '../core/deps.js'
+
+export function buildDocs(registry: Registry, urls: Urls) {
+  return {
+    name: 'Trade Business Management Service',
+    version: '1.0.0',
+    base_url: urls.apiBase,
+    description: 'Business management for Australian trade businesses (plumbers, electricians, builders), operated by AI agents. Currency AUD; GST 10%.',
+    getting_started: [
+      `POST ${urls.apiBase}/onboard with {"business_name", "email", "plan"} to get an API key (shown once).`,
+      'Send "Authorization: Bearer <API_KEY>" on every other call.',
+      `GET ${urls.apiBase}/usage shows this month's quota; GET ${urls.apiBase}/billing the plan and trial.`,
+    ],
+    authentication: {
+      scheme: 'Bearer',
+      header: 'Authorization: Bearer <API_KEY>',
+      key_prefix: 'ask_',
+      storage: 'Keys are stored as SHA-256 hashes only and shown once.',
+      scopes: ['leads', 'quotes', 'jobs', 'clients', 'financials'],
+      permissions: ['read', 'write', 'admin'],
+      feature_flags: { mcpAccess: 'business plan', webhookInbound: 'business plan', restWrite: 'professional plan and above' },
+    },
+    errors: [
+      { error: 'validation_error', status: 400, extra: 'messages' },
+      { error: 'invalid_plan', status: 400, extra: 'available_plans' },
+      { error: 'unauthorized', status: 401 },
+      { error: 'forbidden', status: 403, extra: 'missing' },
+      { error: 'not_found', status: 404 },
+      { error: 'email_taken', status: 409 },
+      { error: 'rate_limited', status: 429, extra: 'retry_after_seconds' },
+      { error: 'internal_error', status: 500 },
+    ],
+    rate_limits: {
+      monthly_api_calls: 'per plan (free 100, starter 1000, professional 5000, business 25000); resets each calendar month, Sydney time',
+      per_key: 'RateLimit-Limit / RateLimit-Remaining / RateLimit-Reset headers on every authenticated response',
+    },
+    openapi: `${urls.apiBase}/openapi.json`,
+    endpoints: registry.restOperations().map((op) => ({
+      method: op.rest!.method,
+      path: `${API_PREFIX}${op.rest!.path}`,
+      operation: op.name,
+      summary: op.title,
+      description: op.description,
+      auth: op.access === 'public' ? 'none' : 'bearer',
+      scope: op.access === 'public' ? null : op.access.scope ?? null,
+      permission: op.access === 'public' ? null : op.access.permission,
+      feature: op.rest!.feature ?? (op.access === 'public' ? null : op.access.feature ?? null),
+      success_status: op.rest!.status ?? 200,
+      input: plain(op.input),
+      output: plain(op.output),
+    })),
+  }
+}

@@ -1,0 +1,95 @@
+// OpenAPI 3.1 generated from the registry: every REST-bound operation with its request and
+// response schemas, security and errors.
+import type { TSchema } from 'typebox'
+import type { Registry } from '../core/registry.js'
+import type { AnyOperation } from '../core/operation.js'
+import { ErrorBody } from '../core/schema-helpers.js'
+import { openApiPath } from './rest.js'
+
+/** TypeBox schemas are JSON Schema; this drops TypeBox's non-JSON markers. */
+export const plain = (schema: TSchema): Record<string, unknown> => JSON.parse(JSON.stringify(schema))
+
+const errorResponse = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+})
+
+function parametersFor(op: AnyOperation) {
+  const schema = plain(op.input) as { properties?: Record<string, Record<string, unknown>>; required?: string[] }
+  const pathParams = [...op.rest!.path.matchAll(/:([A-Za-z_]+)/g)].map((m) => m[1]!)
+  const inQuery = op.rest!.method === 'GET' || op.rest!.method === 'DELETE'
+  return Object.entries(schema.properties ?? {})
+    .filter(([name]) => inQuery || pathParams.includes(name))
+    .map(([name, prop]) => ({
+      name,
+      in: pathParams.includes(name) ? 'path' : 'query',
+      required: pathParams.includes(name) || (schema.required ?? []).includes(name),
+      description: prop.description as string | undefined,
+      schema: prop,
+    }))
+}
+
+function operationObject(op: AnyOperation) {
+  const binding = op.rest!
+  const status = String(binding.status ?? 200)
+  const hasBody = !(binding.method === 'GET' || binding.method === 'DELETE')
+  const responses: Record<string, unknown> = {
+    [status]: { description: op.title, content: { 'application/json': { schema: plain(op.output) } } },
+    '400': errorResponse('validation_error (with messages) or invalid_plan (with available_plans)'),
+    '429': errorResponse('rate_limited, with retry_after_seconds'),
+    '500': errorResponse('internal_error'),
+  }
+  if (op.access !== 'public') {
+    responses['401'] = errorResponse('unauthorized: missing or invalid API key')
+    responses['403'] = errorResponse('forbidden: the key lacks a scope or permission, or the plan lacks a feature')
+  }
+  if (op.name === 'onboard') responses['409'] = errorResponse('email_taken')
+  if (binding.path.includes(':')) responses['404'] = errorResponse('not_found')
+  const access = op.access === 'public' ? null : op.access
+  return {
+    operationId: op.name,
+    summary: op.title,
+    description: op.description,
+    tags: [op.domain],
+    security: access ? [{ bearerAuth: [] }] : [],
+    parameters: parametersFor(op),
+    ...(hasBody
+      ? { requestBody: { required: true, content: { 'application/json': { schema: plain(op.input) } } } }
+      : {}),
+    responses,
+    'x-required-scope': access?.scope ?? null,
+    'x-required-permission': access?.permission ?? null,
+    'x-required-feature': binding.feature ?? access?.feature ?? null,
+    'x-credit-cost': op.cost,
+    ...(op.mcp === false ? {} : { 'x-mcp-tool': op.name }),
+  }
+}
+
+export function buildOpenApi(registry: Registry, apiBase: string) {
+  const paths: Record<string, Record<string, unknown>> = {}
+  for (const op of registry.restOperations()) {
+    const path = openApiPath(op.rest!.path)
+    paths[path] ??= {}
+    paths[path][op.rest!.method.toLowerCase()] = operationObject(op)
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Trade Business Management API',
+      version: '1.0.0',
+      description:
+        'Leads, quotes, jobs, clients, invoicing and billing for Australian trade businesses (AUD, GST), built for AI agents. ' +
+        'Authenticate with "Authorization: Bearer <API_KEY>" (keys start with ask_; get one from POST /onboard). ' +
+        'Errors are {error, message}.',
+    },
+    servers: [{ url: apiBase }],
+    tags: [...new Set(registry.restOperations().map((op) => op.domain))].map((name) => ({ name })),
+    paths,
+    components: {
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', description: 'API key starting with ask_' },
+      },
+      schemas: { Error: plain(ErrorBody) },
+    },
+  }
+}

@@ -1,0 +1,28 @@
+// Minimal server-rendered HTML: escaped values, a phone-friendly layout, no client framework.
+export function escapeHtml(value: unknown): string {
+  return String(value ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
+}
+
+export function page(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en-AU">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<style>
+  body { font-family: system-ui, sans-serif; max-width: 32rem; margin: 0 auto; padding: 1rem; color: #1a1a1a; line-height: 1.5; }
+  .banner { background: #fff3cd; border: 1px solid #e0c36a; padding: .5rem .75rem; border-radius: .5rem; font-size: .9rem; }
+  .card { border: 1px solid #ddd; border-radius: .75rem; padding: 1rem; margin: 1rem 0; }
+  button { font-size: 1.1rem; padding: .75rem 1.25rem; border-radius: .5rem; border: 0; background: #0b5cad; color: #fff; width: 100%; }
+  button.secondary { background: #6b6b6b; }
+  dt { font-weight: 600; } dd { margin: 0 0 .5rem 0; }
+</style>
+</head>
+<body>
+<main>
+${body}
+</main>
+</body>
+</html>`
+}
