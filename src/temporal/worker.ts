@@ -1,5 +1,5 @@
 // The Temporal worker: real workflows from workflows/, activities from createActivities(deps).
-import { NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundle } from '@temporalio/worker'
+import { DefaultLogger, NativeConnection, Runtime, Worker, bundleWorkflowCode, type WorkflowBundle } from '@temporalio/worker'
 import { fileURLToPath } from 'node:url'
 import { createActivities } from '../../activities/index.js'
 import type { Deps } from '../core/deps.js'
@@ -25,7 +25,22 @@ export interface RunningWorker {
   stop(): Promise<void>
 }
 
+let runtimeInstalled = false
+
+/** Sends the SDK's own logs (warnings and errors only) into our structured log. Once per process. */
+function installSdkLogging(deps: Deps): void {
+  if (runtimeInstalled) return
+  runtimeInstalled = true
+  Runtime.install({
+    logger: new DefaultLogger('WARN', (entry) => {
+      const level = entry.level === 'ERROR' ? 'error' : 'warn'
+      deps.logger[level]({ sdk: 'temporal', ...entry.meta }, entry.message)
+    }),
+  })
+}
+
 export async function startWorker(deps: Deps, address: string): Promise<RunningWorker> {
+  installSdkLogging(deps)
   const connection = await NativeConnection.connect({ address })
   const worker = await Worker.create({
     connection,

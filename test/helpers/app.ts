@@ -1,0 +1,122 @@
+// Starts the real service (migrated database, API, worker, relay) against its own database and
+// task queue, on a random port. Tests talk to it over HTTP.
+import { randomBytes } from 'node:crypto'
+import { Writable } from 'node:stream'
+import { inject } from 'vitest'
+import { pino } from 'pino'
+import { loadConfig, type Config } from '../../src/config.js'
+import { connect, type Sql } from '../../src/db/sql.js'
+import { systemClock, type Clock } from '../../src/core/clock.js'
+import type { AnyOperation } from '../../src/core/operation.js'
+import { startRuntime, type Runtime } from '../../src/runtime.js'
+
+const OWNER_BASE = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
+
+export interface TestApp {
+  url: string
+  runtime: Runtime
+  /** Superuser connection to this test's database, for inspecting what was stored. */
+  owner: Sql
+  config: Config
+  clock: Clock
+  logs: Record<string, unknown>[]
+  call(method: string, path: string, options?: { key?: string; body?: unknown; headers?: Record<string, string>; raw?: string }): Promise<Reply>
+  stop(): Promise<void>
+}
+
+export interface Reply {
+  status: number
+  body: any
+  headers: Headers
+}
+
+export interface TestAppOptions {
+  config?: Partial<Config>
+  clock?: Clock
+  extraOperations?: AnyOperation[]
+}
+
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const suffix = randomBytes(5).toString('hex')
+  const dbUrl = new URL(OWNER_BASE)
+  dbUrl.pathname = `/tradie_test_${suffix}`
+  const config = loadConfig(
+    {},
+    {
+      PORT: 0,
+      HOST: '127.0.0.1',
+      DATABASE_URL: dbUrl.toString(),
+      LOG_LEVEL: 'info',
+      TEMPORAL_TASK_QUEUE: `test-${suffix}`,
+      ONBOARD_LIMIT_PER_HOUR: 10_000,
+      RATE_LIMIT_PER_MINUTE: 10_000,
+      OUTBOX_RELAY_INTERVAL_MS: 500,
+      ...options.config,
+    },
+  )
+  const logs: Record<string, unknown>[] = []
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      for (const line of String(chunk).split('\n')) if (line) logs.push(JSON.parse(line))
+      done()
+    },
+  })
+  const logger = pino({ level: config.LOG_LEVEL }, sink)
+  const clock = options.clock ?? systemClock
+  const runtime = await startRuntime({
+    config,
+    temporalAddress: inject('temporalAddress'),
+    logger,
+    clock,
+    extraOperations: options.extraOperations,
+  })
+  const owner = connect(dbUrl.toString(), { max: 2 })
+  const url = runtime.url!
+
+  return {
+    url,
+    runtime,
+    owner,
+    config,
+    clock,
+    logs,
+    async call(method, path, opts = {}) {
+      const headers: Record<string, string> = { ...opts.headers }
+      if (opts.key) headers.authorization = `Bearer ${opts.key}`
+      let body: string | undefined = opts.raw
+      if (opts.body !== undefined) {
+        body = JSON.stringify(opts.body)
+        headers['content-type'] = 'application/json'
+      } else if (opts.raw !== undefined) headers['content-type'] ??= 'application/json'
+      const res = await fetch(url + path, { method, headers, body, redirect: 'manual' })
+      const text = await res.text()
+      let parsed: unknown = text
+      try {
+        parsed = text ? JSON.parse(text) : null
+      } catch {
+        /* HTML pages */
+      }
+      return { status: res.status, body: parsed, headers: res.headers }
+    },
+    async stop() {
+      await runtime.stop()
+      await owner.end()
+      const admin = connect(OWNER_BASE, { max: 1 })
+      await admin.unsafe(`drop database if exists "tradie_test_${suffix}" with (force)`)
+      await admin.end()
+    },
+  }
+}
+
+let counter = 0
+export function uniqueEmail(tag = 'owner'): string {
+  return `${tag}+${Date.now().toString(36)}${(counter++).toString(36)}${randomBytes(2).toString('hex')}@example.com.au`
+}
+
+export async function onboard(app: TestApp, overrides: Record<string, unknown> = {}) {
+  const res = await app.call('POST', '/api/v1/onboard', {
+    body: { business_name: 'Sparky Bros Electrical', email: uniqueEmail(), plan: 'business', ...overrides },
+  })
+  if (res.status !== 201) throw new Error(`onboard failed: ${res.status} ${JSON.stringify(res.body)}`)
+  return res.body as { company_id: string; user_id: string; api_key: string; email: string; [k: string]: any }
+}
