@@ -9,7 +9,8 @@ const ConfigSchema = Type.Object({
   DATABASE_URL: Type.String({ default: 'postgres://postgres@127.0.0.1:5432/tradie' }),
   /** Runtime connection as the non-owner role that Row Level Security applies to. Derived when unset. */
   APP_DATABASE_URL: Type.Optional(Type.String()),
-  APP_DB_ROLE: Type.String({ default: 'tradie_app' }),
+  /** Connections in the app role's pool. */
+  DB_POOL_MAX: Type.Integer({ minimum: 1, default: 20 }),
   APP_DB_PASSWORD: Type.Optional(Type.String()),
   /** Public address of the site; {site_root}. The API lives at {site_root}/api/v1. */
   PUBLIC_URL: Type.Optional(Type.String()),
@@ -57,7 +58,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 export function appDatabaseUrl(config: Config): string {
   if (config.APP_DATABASE_URL) return config.APP_DATABASE_URL
   const url = new URL(config.DATABASE_URL)
-  url.username = config.APP_DB_ROLE
+  url.username = 'tradie_app'
   url.password = config.APP_DB_PASSWORD ?? ''
   return url.toString()
 }

@@ -45,7 +45,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     const applied = await migrate(config.DATABASE_URL, { appRolePassword: config.APP_DB_PASSWORD })
     if (applied.length) logger.info({ applied }, 'migrations applied')
   }
-  const db = createDb(appDatabaseUrl(config))
+  const db = createDb(appDatabaseUrl(config), { max: config.DB_POOL_MAX })
   const clock = options.clock ?? systemClock
   const client = await connectClient(options.temporalAddress, config.TEMPORAL_NAMESPACE)
   await ensureSearchAttributes(client, config.TEMPORAL_NAMESPACE)

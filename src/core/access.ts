@@ -39,6 +39,8 @@ export interface Principal {
   subscriptionStatus: string
   trialEndsAt: Date | null
   features: FeatureFlags
+  /** Monthly limits of the effective plan, other than API calls. */
+  planLimits: { sms: number; emails: number; llm_calls: number; users: number }
   apiCallLimit: number
   apiCallsUsed: number
 }

@@ -63,6 +63,7 @@ interface AuthRow {
   subscription_status: string
   trial_ends_at: Date | null
   features: FeatureFlags
+  plan_limits: Principal['planLimits']
   api_call_limit: number
   api_calls_used: number
   allowed: boolean
@@ -113,6 +114,7 @@ export async function authenticate(
       subscriptionStatus: row.subscription_status,
       trialEndsAt: row.trial_ends_at,
       features: row.features,
+      planLimits: row.plan_limits,
       apiCallLimit: row.api_call_limit,
       apiCallsUsed: row.api_calls_used,
     },

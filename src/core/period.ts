@@ -42,7 +42,17 @@ export interface UsagePeriod {
   timezone: string
 }
 
+// The current month's answer is reused until the clock leaves it (this runs on every request).
+let lastPeriod: UsagePeriod | null = null
+
 export function usagePeriod(now: Date): UsagePeriod {
+  const t = now.getTime()
+  if (lastPeriod && t >= lastPeriod.start.getTime() && t < lastPeriod.end.getTime()) return lastPeriod
+  lastPeriod = computePeriod(now)
+  return lastPeriod
+}
+
+function computePeriod(now: Date): UsagePeriod {
   const p = zonedParts(now)
   return {
     key: `${p.year}-${String(p.month).padStart(2, '0')}`,

@@ -56,12 +56,14 @@ export async function getBilling(deps: Deps, principal: Principal) {
 export async function getUsage(deps: Deps, principal: Principal) {
   const now = deps.clock.now()
   const period = usagePeriod(now)
-  const plan = await findPlan(deps.db.app, principal.effectivePlanSlug)
-  if (!plan) throw new AppError('internal_error', 'Unknown plan.')
+  const limits = principal.planLimits
   const { counters, resources } = await withTenant(deps.db, principal.companyId, async (tx) => {
-    const rows = await tx<{ metric: string; count: number }[]>`
-      select metric, count from usage_counters where period = ${period.key}`
-    return { counters: new Map(rows.map((r) => [r.metric, r.count])), resources: await countResources(tx) }
+    // Issued together: postgres.js pipelines them on the transaction's connection.
+    const [rows, resources] = await Promise.all([
+      tx<{ metric: string; count: number }[]>`select metric, count from usage_counters where period = ${period.key}`,
+      countResources(tx),
+    ])
+    return { counters: new Map(rows.map((r) => [r.metric, r.count])), resources }
   })
   const metered = (used: number, limit: number) => ({ used, limit, remaining: Math.max(0, limit - used) })
   return {
@@ -71,10 +73,10 @@ export async function getUsage(deps: Deps, principal: Principal) {
     usage: {
       // The counter read here includes this very call.
       api_calls: metered(counters.get('api_calls') ?? principal.apiCallsUsed, principal.apiCallLimit),
-      sms: metered(counters.get('sms') ?? 0, plan.sms_per_month),
-      emails: metered(counters.get('emails') ?? 0, plan.emails_per_month),
-      llm_calls: metered(counters.get('llm_calls') ?? 0, plan.llm_calls_per_month),
-      users: metered(resources.users ?? 0, plan.max_users),
+      sms: metered(counters.get('sms') ?? 0, limits.sms),
+      emails: metered(counters.get('emails') ?? 0, limits.emails),
+      llm_calls: metered(counters.get('llm_calls') ?? 0, limits.llm_calls),
+      users: metered(resources.users ?? 0, limits.users),
     },
     resources,
   }
