@@ -35,6 +35,9 @@ logger.info({ api: runtime.deps.urls.apiBase, temporalUi }, 'service ready')
 console.log(`\n  API:          ${runtime.deps.urls.apiBase}\n  Docs:         ${runtime.deps.urls.apiBase}/docs\n  Temporal UI:  ${temporalUi}\n`)
 
 onShutdown(logger, async () => {
-  await runtime.stop()
-  await devServer?.stop()
+  try {
+    await runtime.stop()
+  } finally {
+    await devServer?.stop()
+  }
 })

@@ -58,6 +58,9 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     stderr = (stderr + chunk.toString()).slice(-4000)
   })
   const exited = new Promise<number | null>((res) => child.once('exit', (code) => res(code)))
+  // Never leave an orphaned dev server behind, however this process ends.
+  const killOnExit = () => child.kill('SIGKILL')
+  process.once('exit', killOnExit)
   const address = `127.0.0.1:${options.port}`
 
   const deadline = Date.now() + 60_000
@@ -81,6 +84,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     address,
     uiUrl: `http://localhost:${options.uiPort}`,
     async stop() {
+      process.off('exit', killOnExit)
       if (child.exitCode !== null) return
       child.kill('SIGTERM')
       const timeout = setTimeout(() => child.kill('SIGKILL'), 5000)

@@ -32,6 +32,8 @@ function installSdkLogging(deps: Deps): void {
   if (runtimeInstalled) return
   runtimeInstalled = true
   Runtime.install({
+    // We own shutdown (src/shutdown.ts): the SDK must not start draining on SIGINT by itself.
+    shutdownSignals: [],
     logger: new DefaultLogger('WARN', (entry) => {
       const level = entry.level === 'ERROR' ? 'error' : 'warn'
       deps.logger[level]({ sdk: 'temporal', ...entry.meta }, entry.message)
@@ -52,7 +54,7 @@ export async function startWorker(deps: Deps, address: string): Promise<RunningW
   const running = worker.run()
   return {
     async stop() {
-      worker.shutdown()
+      if (worker.getState() === 'RUNNING') worker.shutdown()
       await running
       await connection.close()
     },
