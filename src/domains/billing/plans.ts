@@ -17,18 +17,16 @@ export interface PlanRow {
   features: FeatureFlags
 }
 
+const columns = (sql: Sql) => sql`
+  slug, name, description, price_monthly_cents, price_yearly_cents, api_calls_per_month,
+  sms_per_month, emails_per_month, llm_calls_per_month, max_users, features`
+
 export async function activePlans(sql: Sql): Promise<PlanRow[]> {
-  return sql<PlanRow[]>`
-    select slug, name, description, price_monthly_cents, price_yearly_cents, api_calls_per_month,
-           sms_per_month, emails_per_month, llm_calls_per_month, max_users, features
-    from plans where active order by sort_order`
+  return sql<PlanRow[]>`select ${columns(sql)} from plans where active order by sort_order`
 }
 
 export async function findPlan(sql: Sql, slug: string): Promise<PlanRow | null> {
-  const [row] = await sql<PlanRow[]>`
-    select slug, name, description, price_monthly_cents, price_yearly_cents, api_calls_per_month,
-           sms_per_month, emails_per_month, llm_calls_per_month, max_users, features
-    from plans where slug = ${slug} and active`
+  const [row] = await sql<PlanRow[]>`select ${columns(sql)} from plans where slug = ${slug} and active`
   return row ?? null
 }
 
