@@ -13,6 +13,8 @@ import { buildOpenApi } from './transports/openapi.js'
 import { buildDocs } from './transports/docs.js'
 import { buildAgentCard, buildMcpServerCard } from './transports/wellknown.js'
 import { sandboxPaymentPages } from './transports/pages/sandbox-payments.js'
+import { mcpRouter } from './transports/mcp/http.js'
+import { mcpSseRouter } from './transports/mcp/sse.js'
 
 export interface AppOptions {
   /** Health of parts outside the database (the Temporal connection). */
@@ -24,6 +26,12 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/
 export function createApp(deps: Deps, registry: Registry, options: AppOptions = {}): Koa {
   const app = new Koa({ proxy: deps.config.TRUST_PROXY })
   const limiter = new KeyRateLimiter(deps.config.RATE_LIMIT_PER_MINUTE)
+  // Koa's own stream errors: a client hanging up on an SSE stream is normal, anything else is logged.
+  app.silent = true
+  app.on('error', (error: { code?: string }) => {
+    if (error?.code === 'ERR_STREAM_PREMATURE_CLOSE' || error?.code === 'ECONNRESET' || error?.code === 'EPIPE') return
+    deps.logger.error({ err: error }, 'server error')
+  })
 
   // Request id + one structured log line per request.
   app.use(async (ctx, next) => {
@@ -59,6 +67,12 @@ export function createApp(deps: Deps, registry: Registry, options: AppOptions = 
       ctx.body = err.body()
     }
   })
+
+  // MCP reads its own raw body: a parse error there is JSON-RPC -32700, not a REST validation_error.
+  for (const router of [mcpRouter(deps, registry, limiter), mcpSseRouter(deps, registry, limiter, deps.config.MCP_SSE_KEEPALIVE_MS)]) {
+    app.use(router.routes())
+    app.use(router.allowedMethods({ throw: true }))
+  }
 
   app.use(bodyParser({ enableTypes: ['json', 'form'], jsonLimit: '1mb', encoding: 'utf-8' }))
 

@@ -31,6 +31,19 @@ const ConfigSchema = Type.Object({
   TRUST_PROXY: Type.Boolean({ default: false }),
   PAYMENTS_PROVIDER: Type.Literal('sandbox', { default: 'sandbox' }),
   /** Trial length for a paid plan chosen without a payment method (fractional days allowed, for tests). */
+  SMS_PROVIDER: Type.Union([Type.Literal('local'), Type.Literal('twilio')], { default: 'local' }),
+  TWILIO_ACCOUNT_SID: Type.Optional(Type.String()),
+  TWILIO_AUTH_TOKEN: Type.Optional(Type.String()),
+  TWILIO_FROM: Type.Optional(Type.String()),
+  TWILIO_BASE_URL: Type.Optional(Type.String()),
+  EMAIL_PROVIDER: Type.Union([Type.Literal('local'), Type.Literal('smtp')], { default: 'local' }),
+  SMTP_URL: Type.Optional(Type.String()),
+  EMAIL_FROM: Type.String({ default: 'Tradie Ops <no-reply@localhost>' }),
+  /** Extra Host/Origin values the MCP endpoint accepts (DNS-rebinding protection), comma separated. */
+  MCP_SSE_KEEPALIVE_MS: Type.Integer({ minimum: 10, default: 15000 }),
+  ALLOWED_HOSTS: Type.String({ default: '' }),
+  /** Fault injection for crash tests: 'before-workflow-start' kills the process after commit, before the start. */
+  FAILPOINT: Type.Optional(Type.String()),
   TRIAL_DAYS: Type.Number({ minimum: 0, default: 14 }),
   OUTBOX_RELAY_INTERVAL_MS: Type.Integer({ minimum: 50, default: 5000 }),
 })

@@ -12,6 +12,7 @@ import type { AnyOperation } from './core/operation.js'
 import { createRegistry } from './core/registry.js'
 import { createApp } from './app.js'
 import { SandboxPayments } from './providers/payments/sandbox.js'
+import { createEmailProvider, createSmsProvider } from './providers/index.js'
 import { connectClient, ensureSearchAttributes } from './temporal/connection.js'
 import { WorkflowDispatcher } from './temporal/outbox.js'
 import { startWorker, type RunningWorker } from './temporal/worker.js'
@@ -49,7 +50,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const clock = options.clock ?? systemClock
   const client = await connectClient(options.temporalAddress, config.TEMPORAL_NAMESPACE)
   await ensureSearchAttributes(client, config.TEMPORAL_NAMESPACE)
-  const workflows = new WorkflowDispatcher(client, db, config.TEMPORAL_TASK_QUEUE, logger)
+  const workflows = new WorkflowDispatcher(client, db, config.TEMPORAL_TASK_QUEUE, logger, config.FAILPOINT)
 
   const root = siteRoot(config)
   const urls = { siteRoot: root, apiBase: `${root}${API_PREFIX}` }
@@ -60,6 +61,8 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     logger,
     urls,
     payments: new SandboxPayments(urls, () => clock.now()),
+    sms: createSmsProvider(config),
+    email: createEmailProvider(config),
     workflows,
   }
 

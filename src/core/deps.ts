@@ -6,6 +6,8 @@ import type { Logger } from '../logger.js'
 import type { Clock } from './clock.js'
 import type { PaymentsProvider } from '../providers/payments/provider.js'
 import type { WorkflowDispatcher } from '../temporal/outbox.js'
+import type { SmsProvider } from '../providers/sms/provider.js'
+import type { EmailProvider } from '../providers/email/provider.js'
 
 export interface Urls {
   /** {site_root}, e.g. https://app.example.com */
@@ -21,5 +23,7 @@ export interface Deps {
   logger: Logger
   urls: Urls
   payments: PaymentsProvider
+  sms: SmsProvider
+  email: EmailProvider
   workflows: WorkflowDispatcher
 }

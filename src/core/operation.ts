@@ -52,6 +52,8 @@ export interface Operation<I extends TSchema = TSchema, O extends TSchema = TSch
   rest?: RestBinding
   /** Listed as an MCP tool (default true). Onboarding, for one, is REST only. */
   mcp?: boolean
+  /** Set on tools whose domain is not built yet (see core/planned.ts). */
+  planned?: { capability: string }
   /** Runs before schema validation, to turn a specific input problem into its own error code. */
   precheck?: (ctx: OperationContext, raw: Record<string, unknown>) => Promise<void> | void
   run(ctx: OperationContext, input: Static<I>): Promise<Static<O>>

@@ -4,6 +4,9 @@ import type { AnyOperation } from './operation.js'
 import { onboardingOperations } from '../domains/onboarding/operations.js'
 import { billingOperations } from '../domains/billing/operations.js'
 import { keyOperations } from '../domains/keys/operations.js'
+import { leadOperations } from '../domains/leads/operations.js'
+import { automationOperations } from '../domains/automations/operations.js'
+import { plannedTools } from '../domains/planned/index.js'
 
 export class Registry {
   private readonly byName = new Map<string, AnyOperation>()
@@ -28,7 +31,23 @@ export class Registry {
   }
 }
 
-export const coreOperations: AnyOperation[] = [...onboardingOperations, ...billingOperations, ...keyOperations]
+/** The spec's domain order (section 4, "Tools, by domain"); REST-only domains first. */
+const DOMAIN_ORDER = [
+  'onboarding', 'keys', 'leads', 'quotes', 'jobs', 'invoicing', 'cashflow', 'reviews', 'services', 'analytics', 'reminders',
+  'comms', 'clients', 'billing', 'ecosystem', 'webhooks', 'subcontractors', 'compliance', 'marketing', 'pricebook',
+  'payments', 'formation', 'lifecycle', 'hiring', 'funding', 'scaling', 'operator', 'integrations', 'wallet',
+  'documents', 'workflows',
+]
+
+/** Stable: grouped by domain in spec order, each domain's operations in definition order. */
+function orderLikeSpec(ops: AnyOperation[]): AnyOperation[] {
+  const rank = (d: string) => DOMAIN_ORDER.indexOf(d)
+  return ops.map((op, i) => ({ op, i })).sort((a, b) => rank(a.op.domain) - rank(b.op.domain) || a.i - b.i).map((x) => x.op)
+}
+
+export const coreOperations: AnyOperation[] = orderLikeSpec([
+  ...onboardingOperations, ...keyOperations, ...leadOperations, ...billingOperations, ...automationOperations, ...plannedTools,
+])
 
 export function createRegistry(extra: AnyOperation[] = []): Registry {
   return new Registry([...coreOperations, ...extra])

@@ -37,10 +37,13 @@ export class WorkflowDispatcher {
     private readonly db: Db,
     private readonly taskQueue: string,
     private readonly logger: Logger,
+    /** Crash-test failpoint: 'before-workflow-start' kills the process after commit, before the start. */
+    private readonly failpoint?: string,
   ) {}
 
   /** Starts the workflow for an outbox row and marks it started. Never throws: the relay retries. */
   async dispatch(item: OutboxItem): Promise<boolean> {
+    if (this.failpoint === 'before-workflow-start') process.kill(process.pid, 'SIGKILL')
     try {
       await this.client.workflow.start(item.workflow_type, {
         taskQueue: this.taskQueue,

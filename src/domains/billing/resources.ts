@@ -5,6 +5,8 @@ import type postgres from 'postgres'
 const COUNTED: Record<string, string> = {
   users: 'select count(*)::int from users',
   api_keys: 'select count(*)::int from api_keys where revoked_at is null',
+  leads: 'select count(*)::int from leads',
+  communications: 'select count(*)::int from communications',
 }
 
 const query = `select ${Object.entries(COUNTED).map(([name, q]) => `(${q}) as "${name}"`).join(', ')}`

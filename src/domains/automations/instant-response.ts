@@ -1,0 +1,93 @@
+// Instant lead response: a new lead with a mobile number gets an SMS (and an email when it has one)
+// from the company's template within seconds, and the lead moves New -> Contacted. The workflow
+// (workflows/instant-response.ts) orders these steps; the functions here are its activities.
+import type { Deps } from '../../core/deps.js'
+import { recordEvent } from '../../core/events.js'
+import { isAuMobile } from '../../core/phone.js'
+import { withTenant } from '../../db/sql.js'
+import { findLead, presentLead, updateLeadRow } from '../leads/queries.js'
+import { htmlToText, loadTemplate, render } from './templates.js'
+
+export const INSTANT_RESPONSE = 'instant_response'
+
+export interface InstantResponseInput {
+  companyId: string
+  leadId: string
+  /** The promise to the customer, in seconds; the workflow's activity timeouts fit inside it. */
+  deadlineSeconds: number
+}
+
+export function instantResponseWorkflowId(companyId: string, leadId: string): string {
+  return `instant-response:${companyId}:${leadId}`
+}
+
+export function instantResponseWorkflow(companyId: string, leadId: string, deadlineSeconds = 30) {
+  return {
+    companyId,
+    workflowType: 'instantResponse',
+    workflowId: instantResponseWorkflowId(companyId, leadId),
+    input: { companyId, leadId, deadlineSeconds } satisfies InstantResponseInput,
+  }
+}
+
+export interface PlannedMessage {
+  channel: 'sms' | 'email'
+  to: string
+  subject?: string
+  body: string
+  text?: string
+  idempotencyKey: string
+}
+
+export interface InstantResponsePlan {
+  skipped: string | null
+  messages: PlannedMessage[]
+}
+
+export async function planInstantResponse(deps: Deps, companyId: string, leadId: string): Promise<InstantResponsePlan> {
+  return withTenant(deps.db, companyId, async (tx) => {
+    const [setting] = await tx<{ enabled: boolean }[]>`select enabled from automation_settings where automation = ${INSTANT_RESPONSE}`
+    if (setting && !setting.enabled) return { skipped: 'instant response is turned off for this company', messages: [] }
+    const lead = await findLead(tx, leadId)
+    if (!lead) return { skipped: 'lead not found', messages: [] }
+    if (lead.status !== 'New') return { skipped: `lead is already ${lead.status}`, messages: [] }
+    const [company] = await tx<{ business_name: string; phone: string | null }[]>`select business_name, phone from companies`
+    const values = {
+      name: lead.name,
+      first_name: lead.name.split(/\s+/)[0] ?? lead.name,
+      business_name: company!.business_name,
+      service: lead.service_type ?? 'your job',
+      suburb: lead.suburb ?? '',
+      business_phone: company!.phone ?? '',
+    }
+    const messages: PlannedMessage[] = []
+    if (lead.phone && isAuMobile(lead.phone)) {
+      const sms = await loadTemplate(tx, 'instant_response.sms')
+      messages.push({ channel: 'sms', to: lead.phone, body: render(sms.body, values), idempotencyKey: `instant-response:${leadId}:sms` })
+    }
+    if (lead.email) {
+      const email = await loadTemplate(tx, 'instant_response.email')
+      const html = render(email.body, values, { html: true })
+      messages.push({
+        channel: 'email', to: lead.email, subject: render(email.subject ?? 'Thanks for your enquiry', values),
+        body: html, text: htmlToText(html), idempotencyKey: `instant-response:${leadId}:email`,
+      })
+    }
+    return { skipped: messages.length ? null : 'lead has no mobile number or email', messages }
+  })
+}
+
+/** New -> Contacted, only if nobody has moved the lead on meanwhile. */
+export async function markLeadContacted(deps: Deps, companyId: string, leadId: string): Promise<boolean> {
+  const now = deps.clock.now()
+  return withTenant(deps.db, companyId, async (tx) => {
+    const lead = await findLead(tx, leadId, { forUpdate: true })
+    if (!lead || lead.status !== 'New') return false
+    const after = await updateLeadRow(tx, leadId, { status: 'Contacted' }, now)
+    await recordEvent(tx, {
+      companyId, type: 'lead.updated', entityType: 'lead', entityId: leadId, at: now,
+      payload: { lead: presentLead(after), changed: ['status'], by: INSTANT_RESPONSE },
+    })
+    return true
+  })
+}

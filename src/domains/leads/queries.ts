@@ -1,0 +1,106 @@
+// Lead SQL. Every function takes the tenant transaction from withTenant(); RLS scopes the rows.
+import type postgres from 'postgres'
+import type { LeadPriority, LeadStatus } from './schema.js'
+
+export interface LeadRow {
+  id: string
+  name: string
+  phone: string | null
+  email: string | null
+  service_type: string | null
+  status: LeadStatus
+  priority: LeadPriority
+  message: string | null
+  address: string | null
+  suburb: string | null
+  source: string | null
+  created_at: Date
+  updated_at: Date
+}
+
+const columns = (tx: postgres.TransactionSql) => tx`
+  id, name, phone, email, service_type, status, priority, message, address, suburb, source, created_at, updated_at`
+
+export function presentLead(row: LeadRow) {
+  return {
+    id: row.id,
+    name: row.name,
+    phone: row.phone,
+    email: row.email,
+    serviceType: row.service_type,
+    status: row.status,
+    priority: row.priority,
+    message: row.message,
+    address: row.address,
+    suburb: row.suburb,
+    source: row.source,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  }
+}
+export type Lead = ReturnType<typeof presentLead>
+
+export interface NewLead {
+  name: string
+  phone: string | null
+  email: string | null
+  service_type: string | null
+  priority: LeadPriority
+  message: string | null
+  address: string | null
+  suburb: string | null
+  source: string | null
+}
+
+export async function insertLead(tx: postgres.TransactionSql, companyId: string, lead: NewLead, at: Date): Promise<LeadRow> {
+  const [row] = await tx<LeadRow[]>`
+    insert into leads (company_id, name, phone, email, service_type, priority, message, address, suburb, source, created_at, updated_at)
+    values (${companyId}, ${lead.name}, ${lead.phone}, ${lead.email}, ${lead.service_type}, ${lead.priority},
+            ${lead.message}, ${lead.address}, ${lead.suburb}, ${lead.source}, ${at}, ${at})
+    returning ${columns(tx)}`
+  return row!
+}
+
+export async function findLead(tx: postgres.TransactionSql, id: string, options: { forUpdate?: boolean } = {}): Promise<LeadRow | null> {
+  const [row] = options.forUpdate
+    ? await tx<LeadRow[]>`select ${columns(tx)} from leads where id = ${id} for update`
+    : await tx<LeadRow[]>`select ${columns(tx)} from leads where id = ${id}`
+  return row ?? null
+}
+
+export type LeadChanges = Partial<Omit<NewLead, never> & { status: LeadStatus }>
+
+export async function updateLeadRow(tx: postgres.TransactionSql, id: string, changes: LeadChanges, at: Date): Promise<LeadRow> {
+  const [row] = await tx<LeadRow[]>`
+    update leads set ${tx(changes as Record<string, unknown>, ...Object.keys(changes))}, updated_at = ${at}
+    where id = ${id}
+    returning ${columns(tx)}`
+  return row!
+}
+
+export interface LeadFilter {
+  status?: LeadStatus
+  priority?: LeadPriority
+}
+
+/** A page, newest first; either by offset or after a keyset position (createdAt, id). */
+export async function listLeadRows(
+  tx: postgres.TransactionSql,
+  filter: LeadFilter,
+  page: { limit: number; offset: number; after?: { createdAt: Date; id: string } },
+): Promise<{ rows: LeadRow[]; total: number }> {
+  const where = tx`
+    where (${filter.status ?? null}::text is null or status = ${filter.status ?? null})
+      and (${filter.priority ?? null}::text is null or priority = ${filter.priority ?? null})`
+  const after = page.after
+    ? tx`and (created_at, id) < (${page.after.createdAt}, ${page.after.id}::uuid)`
+    : tx``
+  const [rows, [count]] = await Promise.all([
+    tx<LeadRow[]>`
+      select ${columns(tx)} from leads ${where} ${after}
+      order by created_at desc, id desc
+      limit ${page.limit} offset ${page.after ? 0 : page.offset}`,
+    tx<{ total: number }[]>`select count(*)::int as total from leads ${where}`,
+  ])
+  return { rows, total: count!.total }
+}

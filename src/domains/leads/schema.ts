@@ -1,0 +1,81 @@
+import Type from 'typebox'
+import { DateTime, Nullable, StringEnum } from '../../core/schema-helpers.js'
+
+export const LEAD_STATUSES = ['New', 'Contacted', 'Qualified', 'Quoted', 'Won', 'Lost'] as const
+export const LEAD_PRIORITIES = ['Low', 'Normal', 'High', 'Urgent'] as const
+export type LeadStatus = (typeof LEAD_STATUSES)[number]
+export type LeadPriority = (typeof LEAD_PRIORITIES)[number]
+
+export const LeadSchema = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  phone: Nullable(Type.String({ description: 'E.164, e.g. +61412345678' })),
+  email: Nullable(Type.String()),
+  serviceType: Nullable(Type.String()),
+  status: StringEnum(LEAD_STATUSES),
+  priority: StringEnum(LEAD_PRIORITIES),
+  message: Nullable(Type.String()),
+  address: Nullable(Type.String()),
+  suburb: Nullable(Type.String()),
+  source: Nullable(Type.String()),
+  createdAt: DateTime(),
+  updatedAt: DateTime(),
+})
+
+const text = (max: number, description: string) => Type.String({ maxLength: max, description })
+
+const contactFields = {
+  phone: Type.Optional(text(30, 'Australian phone number; stored as E.164. A mobile gets the instant SMS reply.')),
+  email: Type.Optional(Type.String({ format: 'email', maxLength: 254 })),
+  serviceType: Type.Optional(text(100, 'What the job is, e.g. "Blocked drain"')),
+  message: Type.Optional(text(5000, "The customer's own words")),
+  address: Type.Optional(text(300, 'Street address')),
+  suburb: Type.Optional(text(100, 'Suburb, e.g. Parramatta')),
+  source: Type.Optional(text(100, 'Where the lead came from (website, phone, google_ads, ...)')),
+  priority: Type.Optional(StringEnum(LEAD_PRIORITIES, { description: 'Default Normal' })),
+}
+
+export const CreateLeadInput = Type.Object(
+  { name: Type.String({ minLength: 1, maxLength: 200, description: "Customer's name" }), ...contactFields },
+  { additionalProperties: false },
+)
+
+const clearable = <T extends ReturnType<typeof Type.String>>(s: T) => Type.Optional(Nullable(s))
+
+export const UpdateLeadInput = Type.Object(
+  {
+    lead_id: Type.String({ format: 'uuid', description: 'The lead to change' }),
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    phone: clearable(text(30, 'Australian phone number; null clears it')),
+    email: clearable(Type.String({ format: 'email', maxLength: 254 })),
+    serviceType: clearable(text(100, 'null clears it')),
+    message: clearable(text(5000, 'null clears it')),
+    address: clearable(text(300, 'null clears it')),
+    suburb: clearable(text(100, 'null clears it')),
+    source: clearable(text(100, 'null clears it')),
+    priority: Type.Optional(StringEnum(LEAD_PRIORITIES)),
+    status: Type.Optional(StringEnum(LEAD_STATUSES, { description: 'Any status may be set' })),
+  },
+  { additionalProperties: false },
+)
+
+export const ListLeadsInput = Type.Object(
+  {
+    status: Type.Optional(StringEnum(LEAD_STATUSES, { description: 'Only leads in this status' })),
+    priority: Type.Optional(StringEnum(LEAD_PRIORITIES, { description: 'Only leads of this priority' })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50, description: 'Page size (default 50, max 100)' })),
+    offset: Type.Optional(Type.Integer({ minimum: 0, default: 0, description: 'Rows to skip (REST paging)' })),
+    cursor: Type.Optional(Type.String({ maxLength: 200, description: "Opaque cursor from a previous page's nextCursor (MCP paging); overrides offset" })),
+  },
+  { additionalProperties: false },
+)
+
+export const LeadListResponse = Type.Object({
+  leads: Type.Array(LeadSchema),
+  total: Type.Integer(),
+  limit: Type.Integer(),
+  offset: Type.Integer(),
+  nextCursor: Nullable(Type.String({ description: 'Pass as cursor for the next page; null on the last page' })),
+})
+
+export const LeadResponse = Type.Object({ lead: LeadSchema })

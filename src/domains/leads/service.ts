@@ -1,0 +1,103 @@
+// Leads: create, update, list. A new lead with a phone or email also starts the instant-response
+// automation, written to the workflow outbox in the same transaction as the lead and its event.
+import type { Static } from 'typebox'
+import type { Deps } from '../../core/deps.js'
+import type { Principal } from '../../core/access.js'
+import { notFound, validationError } from '../../core/errors.js'
+import { recordEvent } from '../../core/events.js'
+import { normaliseAuPhone } from '../../core/phone.js'
+import { withTenant } from '../../db/sql.js'
+import { enqueueWorkflow, type OutboxItem } from '../../temporal/outbox.js'
+import { instantResponseWorkflow } from '../automations/instant-response.js'
+import { findLead, insertLead, listLeadRows, presentLead, updateLeadRow, type LeadChanges } from './queries.js'
+import type { CreateLeadInput, ListLeadsInput, UpdateLeadInput } from './schema.js'
+
+function phoneOrThrow(phone: string): string {
+  const parsed = normaliseAuPhone(phone)
+  if (!parsed) throw validationError([`phone: '${phone}' is not a valid Australian phone number`])
+  return parsed.e164
+}
+
+const blankToNull = (v: string | null | undefined) => (v === undefined || v === null || v.trim() === '' ? null : v.trim())
+
+export async function createLead(deps: Deps, principal: Principal, input: Static<typeof CreateLeadInput>, defaultSource: string | null) {
+  const phone = input.phone && input.phone.trim() ? phoneOrThrow(input.phone) : null
+  const now = deps.clock.now()
+  let automation: OutboxItem | null = null
+  const row = await withTenant(deps.db, principal.companyId, async (tx) => {
+    const lead = await insertLead(tx, principal.companyId, {
+      name: input.name.trim(),
+      phone,
+      email: blankToNull(input.email),
+      service_type: blankToNull(input.serviceType),
+      priority: input.priority ?? 'Normal',
+      message: blankToNull(input.message),
+      address: blankToNull(input.address),
+      suburb: blankToNull(input.suburb),
+      source: blankToNull(input.source) ?? defaultSource,
+    }, now)
+    await recordEvent(tx, { companyId: principal.companyId, type: 'lead.created', entityType: 'lead', entityId: lead.id, payload: { lead: presentLead(lead) }, at: now })
+    if (lead.phone || lead.email) {
+      automation = await enqueueWorkflow(tx, instantResponseWorkflow(principal.companyId, lead.id))
+    }
+    return lead
+  })
+  // After commit: start the workflow now; the relay retries if this process dies first.
+  if (automation) await deps.workflows.dispatch(automation)
+  return { lead: presentLead(row) }
+}
+
+export async function updateLead(deps: Deps, principal: Principal, input: Static<typeof UpdateLeadInput>) {
+  const { lead_id: id, ...fields } = input
+  const changes: LeadChanges = {}
+  if (fields.name !== undefined) changes.name = fields.name.trim()
+  if (fields.phone !== undefined) changes.phone = fields.phone === null || !fields.phone.trim() ? null : phoneOrThrow(fields.phone)
+  if (fields.email !== undefined) changes.email = blankToNull(fields.email)
+  if (fields.serviceType !== undefined) changes.service_type = blankToNull(fields.serviceType)
+  for (const key of ['message', 'address', 'suburb', 'source'] as const) {
+    if (fields[key] !== undefined) changes[key] = blankToNull(fields[key])
+  }
+  if (fields.priority !== undefined) changes.priority = fields.priority
+  if (fields.status !== undefined) changes.status = fields.status
+  if (Object.keys(changes).length === 0) throw validationError(['body: give at least one field to change besides lead_id'])
+
+  const now = deps.clock.now()
+  const row = await withTenant(deps.db, principal.companyId, async (tx) => {
+    const before = await findLead(tx, id, { forUpdate: true })
+    if (!before) throw notFound('Lead')
+    const after = await updateLeadRow(tx, id, changes, now)
+    const changed = Object.keys(changes).filter((k) => String(before[k as keyof typeof before]) !== String(after[k as keyof typeof after]))
+    await recordEvent(tx, {
+      companyId: principal.companyId, type: 'lead.updated', entityType: 'lead', entityId: id, at: now,
+      payload: { lead: presentLead(after), changed: changed.map((k) => (k === 'service_type' ? 'serviceType' : k)) },
+    })
+    return after
+  })
+  return { lead: presentLead(row) }
+}
+
+function decodeCursor(cursor: string): { createdAt: Date; id: string } {
+  try {
+    const [t, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [string, string]
+    const createdAt = new Date(t)
+    if (Number.isNaN(createdAt.getTime()) || !/^[0-9a-f-]{36}$/.test(id)) throw new Error('bad cursor')
+    return { createdAt, id }
+  } catch {
+    throw validationError(['cursor: is not a cursor this service issued'])
+  }
+}
+
+const encodeCursor = (createdAt: string, id: string) => Buffer.from(JSON.stringify([createdAt, id])).toString('base64url')
+
+export async function listLeads(deps: Deps, principal: Principal, input: Static<typeof ListLeadsInput>) {
+  const limit = input.limit ?? 50
+  const offset = input.offset ?? 0
+  const after = input.cursor ? decodeCursor(input.cursor) : undefined
+  const { rows, total } = await withTenant(deps.db, principal.companyId, (tx) =>
+    listLeadRows(tx, { status: input.status, priority: input.priority }, { limit, offset, after }))
+  const leads = rows.map(presentLead)
+  const last = leads[leads.length - 1]
+  // A full page may have more after it; the keyset cursor stays right even as new leads arrive.
+  const nextCursor = leads.length === limit && last ? encodeCursor(last.createdAt, last.id) : null
+  return { leads, total, limit, offset: after ? 0 : offset, nextCursor }
+}

@@ -1,0 +1,20 @@
+// Email provider interface: local outbox default, SMTP (nodemailer) when EMAIL_PROVIDER=smtp.
+
+export interface OutboundEmail {
+  to: string
+  subject: string
+  html: string
+  text: string
+  idempotencyKey: string
+}
+
+export interface EmailResult {
+  providerMessageId: string
+  status: 'recorded' | 'sent'
+}
+
+export interface EmailProvider {
+  readonly name: string
+  readonly from: string
+  send(message: OutboundEmail): Promise<EmailResult>
+}

@@ -1,0 +1,21 @@
+// Chooses provider adapters from configuration; the honest local defaults need nothing.
+import type { Config } from '../config.js'
+import { LocalOutboxEmail } from './email/local.js'
+import type { EmailProvider } from './email/provider.js'
+import { SmtpEmail } from './email/smtp.js'
+import { LocalOutboxSms } from './sms/local.js'
+import type { SmsProvider } from './sms/provider.js'
+import { TwilioSms } from './sms/twilio.js'
+
+export function createSmsProvider(config: Config): SmsProvider {
+  if (config.SMS_PROVIDER === 'local') return new LocalOutboxSms()
+  const { TWILIO_ACCOUNT_SID: accountSid, TWILIO_AUTH_TOKEN: authToken, TWILIO_FROM: from } = config
+  if (!accountSid || !authToken || !from) throw new Error('SMS_PROVIDER=twilio needs TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM.')
+  return new TwilioSms({ accountSid, authToken, from, baseUrl: config.TWILIO_BASE_URL })
+}
+
+export function createEmailProvider(config: Config): EmailProvider {
+  if (config.EMAIL_PROVIDER === 'local') return new LocalOutboxEmail(config.EMAIL_FROM)
+  if (!config.SMTP_URL) throw new Error('EMAIL_PROVIDER=smtp needs SMTP_URL (e.g. smtps://user:pass@smtp.example.com).')
+  return new SmtpEmail(config.SMTP_URL, config.EMAIL_FROM)
+}

@@ -1,0 +1,189 @@
+// One JSON-RPC message in, one response (or none, for a notification) out. Shared by the
+// streamable-HTTP endpoint and the legacy SSE transport.
+import type { Deps } from '../../core/deps.js'
+import type { Principal } from '../../core/access.js'
+import type { Registry } from '../../core/registry.js'
+import type { OperationContext } from '../../core/operation.js'
+import { AppError } from '../../core/errors.js'
+import { authorize } from '../../core/auth.js'
+import { parseInput } from '../../core/validation.js'
+import { listTools, findTool, encodeCursor, decodeCursor, type CatalogueView } from './catalogue.js'
+import { RESOURCES, describeResource } from './resources.js'
+import {
+  DEFAULT_PROTOCOL_VERSION, RPC, RpcError, SERVER_INFO, SUPPORTED_PROTOCOL_VERSIONS, negotiateVersion, rpcErrorFromApp,
+  type JsonRpcId, type JsonRpcRequest, type JsonRpcResponse,
+} from './protocol.js'
+
+export interface McpCallContext {
+  deps: Deps
+  registry: Registry
+  view: CatalogueView
+  requestId: string
+  clientIp: string
+  /** Resolves the Bearer key (counting the call); throws AppError. */
+  authenticate(): Promise<Principal>
+}
+
+export interface Handled {
+  response: JsonRpcResponse | null
+  /** HTTP status a lone request should get (401/403/429 for auth failures). */
+  httpStatus: number
+  headers: Record<string, string>
+  method: string
+  name: string
+}
+
+const CAPABILITIES = { tools: { listChanged: false }, resources: { listChanged: false, subscribe: false } }
+const INSTRUCTIONS = 'Run an Australian trade business: leads, quotes, jobs, invoices, billing. Tools are named <domain>.<action>; read tools are idempotent. Money is AUD; GST 10%.'
+
+function isRequest(msg: unknown): msg is JsonRpcRequest {
+  const m = msg as JsonRpcRequest
+  return typeof m === 'object' && m !== null && !Array.isArray(m) && m.jsonrpc === '2.0' && typeof m.method === 'string' &&
+    (m.id === undefined || m.id === null || typeof m.id === 'string' || typeof m.id === 'number') &&
+    (m.params === undefined || (typeof m.params === 'object' && m.params !== null))
+}
+
+export function requestName(msg: JsonRpcRequest): string {
+  const p = msg.params ?? {}
+  if (msg.method === 'tools/call' && typeof p.name === 'string') return p.name
+  if (msg.method === 'resources/read' && typeof p.uri === 'string') return p.uri
+  return msg.method
+}
+
+export async function handleMessage(ctx: McpCallContext, msg: unknown): Promise<Handled> {
+  if (!isRequest(msg)) {
+    const id = (msg as { id?: JsonRpcId })?.id ?? null
+    return errorReply(id, new RpcError(RPC.INVALID_REQUEST, 'Invalid JSON-RPC 2.0 request: need jsonrpc "2.0", a string method, and an optional id and params object.'), 'invalid', '')
+  }
+  const method = msg.method
+  const name = requestName(msg)
+  const isNotification = msg.id === undefined
+  try {
+    const result = await dispatch(ctx, msg)
+    if (isNotification) return { response: null, httpStatus: 204, headers: {}, method, name }
+    return { response: { jsonrpc: '2.0', id: msg.id ?? null, result }, httpStatus: 200, headers: {}, method, name }
+  } catch (error) {
+    if (isNotification) return { response: null, httpStatus: 204, headers: {}, method, name }
+    const rpc = error instanceof RpcError ? error
+      : error instanceof AppError ? rpcErrorFromApp(error)
+      : internal(ctx, error)
+    return errorReply(msg.id ?? null, rpc, method, name)
+  }
+}
+
+function errorReply(id: JsonRpcId, error: RpcError, method: string, name: string): Handled {
+  return {
+    response: { jsonrpc: '2.0', id, error: { code: error.code, message: error.message, ...(error.data !== undefined ? { data: error.data } : {}) } },
+    httpStatus: error.httpStatus,
+    headers: error.headers,
+    method,
+    name,
+  }
+}
+
+function internal(ctx: McpCallContext, error: unknown): RpcError {
+  ctx.deps.logger.error({ err: error, requestId: ctx.requestId }, 'MCP handler failed')
+  return new RpcError(RPC.INTERNAL_ERROR, 'Internal error. Retry, or contact support with the X-Request-Id header value.', { error: 'internal_error' }, 500)
+}
+
+/** A key, and the plan's mcpAccess flag. */
+async function requireMcpPrincipal(ctx: McpCallContext): Promise<Principal> {
+  const principal = await ctx.authenticate()
+  try {
+    authorize({ permission: 'read' }, principal, 'mcpAccess')
+  } catch (error) {
+    throw rpcErrorFromApp(error as AppError)
+  }
+  return principal
+}
+
+async function dispatch(ctx: McpCallContext, msg: JsonRpcRequest): Promise<unknown> {
+  const params = msg.params ?? {}
+  switch (msg.method) {
+    case 'initialize':
+      return { protocolVersion: negotiateVersion(params.protocolVersion), capabilities: CAPABILITIES, serverInfo: SERVER_INFO, instructions: INSTRUCTIONS }
+    case 'ping':
+      return {}
+    case 'server/discover':
+      return {
+        supportedVersions: SUPPORTED_PROTOCOL_VERSIONS,
+        protocolVersion: DEFAULT_PROTOCOL_VERSION,
+        capabilities: CAPABILITIES,
+        serverInfo: SERVER_INFO,
+        instructions: INSTRUCTIONS,
+        authentication: { scheme: 'bearer', unauthenticatedMethods: ['server/discover', 'tools/list', 'resources/list', 'ping', 'initialize'] },
+      }
+    case 'tools/list':
+      return listTools(ctx.registry, ctx.view, params.cursor)
+    case 'resources/list': {
+      const offset = decodeCursor(params.cursor, 'resources')
+      const page = RESOURCES.slice(offset, offset + 50)
+      const next = offset + 50 < RESOURCES.length ? encodeCursor(offset + 50, 'resources') : undefined
+      return { resources: page.map(describeResource), ...(next ? { nextCursor: next } : {}) }
+    }
+    case 'resources/templates/list':
+      return { resourceTemplates: [] }
+    case 'resources/read':
+      return readResource(ctx, params)
+    case 'tools/call':
+      return callTool(ctx, params)
+    default:
+      if (msg.method.startsWith('notifications/')) return {}
+      throw new RpcError(RPC.METHOD_NOT_FOUND, `Method not found: ${msg.method}`)
+  }
+}
+
+async function readResource(ctx: McpCallContext, params: Record<string, unknown>) {
+  if (typeof params.uri !== 'string') throw new RpcError(RPC.INVALID_PARAMS, 'resources/read needs params.uri')
+  const resource = RESOURCES.find((r) => r.uri === params.uri)
+  if (!resource) throw new RpcError(RPC.INVALID_PARAMS, `Unknown resource ${params.uri}; see resources/list.`)
+  const principal = await requireMcpPrincipal(ctx)
+  if (resource.scope) {
+    try {
+      authorize({ scope: resource.scope, permission: 'read' }, principal)
+    } catch (error) {
+      throw rpcErrorFromApp(error as AppError)
+    }
+  }
+  if (!resource.read) {
+    throw new RpcError(RPC.RESOURCE_NOT_AVAILABLE, `${resource.uri} is part of the "${resource.capability}" capability, not available in this deployment yet.`, {
+      error: 'not_implemented', message: `${resource.uri} is not available yet.`, capability: resource.capability,
+    })
+  }
+  const data = await resource.read(ctx.deps, principal)
+  return { contents: [{ uri: resource.uri, mimeType: 'application/json', text: JSON.stringify(data) }] }
+}
+
+function toolError(body: Record<string, unknown>) {
+  return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body, isError: true }
+}
+
+async function callTool(ctx: McpCallContext, params: Record<string, unknown>) {
+  if (typeof params.name !== 'string') throw new RpcError(RPC.INVALID_PARAMS, 'tools/call needs params.name')
+  if (params.arguments !== undefined && (typeof params.arguments !== 'object' || params.arguments === null || Array.isArray(params.arguments))) {
+    throw new RpcError(RPC.INVALID_PARAMS, 'params.arguments must be an object')
+  }
+  const op = findTool(ctx.registry, params.name)
+  if (!op) throw new RpcError(RPC.INVALID_PARAMS, `Unknown tool: ${params.name}. See tools/list.`)
+  let principal: Principal
+  try {
+    principal = await requireMcpPrincipal(ctx)
+  } catch (error) {
+    // A used-up quota is the tool's own failure; a missing key or plan flag fails the request.
+    if (error instanceof AppError && error.code === 'rate_limited') return toolError(error.body())
+    throw error
+  }
+  const opCtx: OperationContext = { deps: ctx.deps, principal, requestId: ctx.requestId, clientIp: ctx.clientIp, transport: 'mcp' }
+  try {
+    authorize(op.access, principal)
+    const raw = (params.arguments ?? {}) as Record<string, unknown>
+    if (op.precheck) await op.precheck(opCtx, raw)
+    const input = parseInput(op.input, raw)
+    const output = await op.run(opCtx, input as never)
+    return { content: [{ type: 'text', text: JSON.stringify(output) }], structuredContent: output }
+  } catch (error) {
+    if (error instanceof AppError) return toolError(error.body())
+    ctx.deps.logger.error({ err: error, requestId: ctx.requestId, tool: op.name }, 'tool failed')
+    return toolError({ error: 'internal_error', message: 'The tool failed unexpectedly. Retry, or contact support with the X-Request-Id header value.' })
+  }
+}

@@ -1,0 +1,110 @@
+// The official MCP SDK client, over streamable HTTP and over legacy SSE.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { onboard, startTestApp, type TestApp } from './helpers/app.js'
+import { connectHttp, connectSse } from './helpers/mcp.js'
+import { SPEC_TOOL_NAMES } from './helpers/spec-tools.js'
+
+let app: TestApp
+let company: Awaited<ReturnType<typeof onboard>>
+beforeAll(async () => {
+  app = await startTestApp({ config: { MCP_SSE_KEEPALIVE_MS: 100 } })
+  company = await onboard(app, { plan: 'business', stripe_payment_method_id: 'pm_card_visa' })
+})
+afterAll(() => app?.stop())
+
+async function allTools(client: Client) {
+  const names: string[] = []
+  let cursor: string | undefined
+  let pages = 0
+  do {
+    const page = await client.listTools(cursor ? { cursor } : {})
+    names.push(...page.tools.map((t) => t.name))
+    cursor = page.nextCursor
+    pages++
+  } while (cursor)
+  return { names, pages }
+}
+
+const structured = (result: any) => result.structuredContent as any
+
+for (const transport of ['streamable HTTP', 'SSE'] as const) {
+  describe(`official SDK client over ${transport}`, () => {
+    let client: Client
+    beforeAll(async () => {
+      client = transport === 'SSE' ? await connectSse(app, company.api_key) : await connectHttp(app, company.api_key)
+    })
+    afterAll(() => client?.close())
+
+    it('connects (initialize) and learns the server', () => {
+      expect(client.getServerVersion()).toMatchObject({ name: 'tradie-ops', version: '2.3.0' })
+      expect(client.getServerCapabilities()).toMatchObject({ tools: {}, resources: {} })
+    })
+
+    it('lists every tool across all pages: the 102 names of the spec', async () => {
+      const { names, pages } = await allTools(client)
+      expect(pages).toBeGreaterThan(1)
+      expect(names).toHaveLength(102)
+      expect([...names].sort()).toEqual([...SPEC_TOOL_NAMES].sort())
+    })
+
+    it('creates, updates and lists a lead, and reads service://leads', async () => {
+      const created = await client.callTool({ name: 'leads.create', arguments: { name: `Pat ${transport}`, email: 'pat@example.com.au', suburb: 'Newtown' } })
+      expect(created.isError).toBeFalsy()
+      const lead = structured(created).lead
+      expect(lead).toMatchObject({ status: 'New', source: 'mcp', suburb: 'Newtown', phone: null })
+      expect(JSON.parse((created.content as any)[0].text)).toEqual(structured(created))
+
+      const updated = await client.callTool({ name: 'leads.update', arguments: { lead_id: lead.id, priority: 'Urgent', status: 'Qualified' } })
+      expect(structured(updated).lead).toMatchObject({ id: lead.id, priority: 'Urgent', status: 'Qualified', suburb: 'Newtown', email: 'pat@example.com.au' })
+
+      const listed = await client.callTool({ name: 'leads.list', arguments: { status: 'Qualified', priority: 'Urgent' } })
+      expect(structured(listed).leads.map((l: any) => l.id)).toContain(lead.id)
+
+      const resource = await client.readResource({ uri: 'service://leads' })
+      expect(resource.contents[0]).toMatchObject({ uri: 'service://leads', mimeType: 'application/json' })
+      const data = JSON.parse((resource.contents[0] as any).text)
+      expect(data.leads.map((l: any) => l.id)).toContain(lead.id)
+    })
+
+    it('answers ping and server/discover', async () => {
+      expect(await client.ping()).toEqual({})
+      const discover = await client.request({ method: 'server/discover' } as any, z.object({}).passthrough())
+      expect(discover).toMatchObject({ serverInfo: { version: '2.3.0' }, supportedVersions: expect.arrayContaining(['2024-11-05', '2025-06-18']) })
+    })
+
+    it('a tool failure is an isError result with the error body', async () => {
+      const res = await client.callTool({ name: 'leads.update', arguments: { lead_id: '00000000-0000-4000-8000-000000000000', name: 'x' } })
+      expect(res.isError).toBe(true)
+      expect(structured(res)).toMatchObject({ error: 'not_found' })
+      const planned = await client.callTool({ name: 'quotes.list', arguments: {} })
+      expect(planned.isError).toBe(true)
+      expect(structured(planned)).toMatchObject({ error: 'not_implemented', capability: 'Quotes, jobs and clients' })
+      const invalid = await client.callTool({ name: 'leads.create', arguments: { phone: '0412345678' } })
+      expect(structured(invalid)).toMatchObject({ error: 'validation_error', messages: ['name: is required'] })
+    })
+  })
+}
+
+describe('SSE stream', () => {
+  it('sends the endpoint event first and keep-alive comments while idle, and closes cleanly', async () => {
+    const controller = new AbortController()
+    const res = await fetch(`${app.url}/api/v1/mcp/sse`, { signal: controller.signal })
+    expect(res.headers.get('content-type')).toMatch(/text\/event-stream/)
+    const reader = res.body!.getReader()
+    let text = ''
+    const deadline = Date.now() + 3000
+    while (!(text.includes('event: endpoint') && text.includes(': keep-alive')) && Date.now() < deadline) {
+      const { value } = await reader.read()
+      text += new TextDecoder().decode(value)
+    }
+    expect(text.startsWith('event: endpoint\ndata: /api/v1/mcp/sse/messages?session_id=')).toBe(true)
+    expect(text).toContain(': keep-alive')
+    const endpoint = /data: (\S+)/.exec(text)![1]!
+    controller.abort()
+    await new Promise((r) => setTimeout(r, 100))
+    const after = await fetch(`${app.url}${endpoint}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }) })
+    expect(after.status).toBe(404)
+  })
+})
