@@ -72,6 +72,7 @@ describe('responses match their documented schemas', () => {
   it('for every endpoint built so far', async () => {
     const onboardRes = await app.call('POST', '/api/v1/onboard', { body: { business_name: 'Contract Test Co', email: `contract+${Date.now()}@example.com`, plan: 'starter', stripe_payment_method_id: 'pm_card_visa' } })
     const key = onboardRes.body.api_key
+    const pro = await onboard(app, { plan: 'professional', stripe_payment_method_id: 'pm_card_visa' })
     const calls: [string, { status: number; body: unknown }][] = [
       ['onboard', onboardRes],
       ['billing.list_plans', await app.call('GET', '/api/v1/plans')],
@@ -81,6 +82,8 @@ describe('responses match their documented schemas', () => {
       ['billing.get_portal', await app.call('POST', '/api/v1/billing/portal', { key })],
       ['keys.create', await app.call('POST', '/api/v1/keys', { key, body: { name: 'r', scopes: ['jobs'], permission: 'read' } })],
       ['keys.list', await app.call('GET', '/api/v1/keys', { key })],
+      ['leads.create', await app.call('POST', '/api/v1/leads', { key: pro.api_key, body: { name: 'Contract Lead', phone: '0400 000 000', email: 'c@example.com' } })],
+      ['leads.list', await app.call('GET', '/api/v1/leads', { key: pro.api_key })],
     ]
     for (const [name, res] of calls) {
       const op = registry.get(name)!

@@ -31,6 +31,8 @@ export interface Reply {
 }
 
 export interface TestAppOptions {
+  /** Run the outbox relay on its timer (default true); tests that drive it by hand turn it off. */
+  relay?: boolean
   config?: Partial<Config>
   clock?: Clock
   extraOperations?: AnyOperation[]
@@ -69,6 +71,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     logger,
     clock,
     extraOperations: options.extraOperations,
+    relay: options.relay ?? true,
   })
   const owner = connect(dbUrl.toString(), { max: 2 })
   const url = runtime.url!
