@@ -13,6 +13,7 @@ import { buildOpenApi } from './transports/openapi.js'
 import { buildDocs } from './transports/docs.js'
 import { buildAgentCard, buildMcpServerCard } from './transports/wellknown.js'
 import { sandboxPaymentPages } from './transports/pages/sandbox-payments.js'
+import { quotePages } from './transports/pages/quote-page.js'
 import { mcpRouter } from './transports/mcp/http.js'
 import { mcpSseRouter } from './transports/mcp/sse.js'
 
@@ -103,8 +104,7 @@ export function createApp(deps: Deps, registry: Registry, options: AppOptions = 
   system.get('/.well-known/mcp-server.json', (ctx) => (ctx.body = mcpServerCard))
 
   const rest = restRouter(registry, deps, limiter)
-  const pages = sandboxPaymentPages(deps)
-  for (const router of [system, rest, pages]) {
+  for (const router of [system, rest, sandboxPaymentPages(deps), quotePages(deps)]) {
     app.use(router.routes())
     app.use(router.allowedMethods({ throw: true }))
   }

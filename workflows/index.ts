@@ -2,3 +2,4 @@
 // built-ins, no values from src/ (enforced by ESLint).
 export { trialLifecycle } from './trial-lifecycle.js'
 export { instantResponse } from './instant-response.js'
+export { deliverMessages } from './deliver-messages.js'

@@ -65,3 +65,16 @@ function computePeriod(now: Date): UsagePeriod {
 export function secondsUntil(later: Date, now: Date): number {
   return Math.max(1, Math.ceil((later.getTime() - now.getTime()) / 1000))
 }
+
+const dateFormat = new Intl.DateTimeFormat('en-CA', { timeZone: TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' })
+
+/** Today's date in Sydney as YYYY-MM-DD (quote validity is a local calendar date). */
+export function sydneyDate(now: Date): string {
+  return dateFormat.format(now)
+}
+
+export function addDays(date: string, days: number): string {
+  const d = new Date(`${date}T00:00:00Z`)
+  d.setUTCDate(d.getUTCDate() + days)
+  return d.toISOString().slice(0, 10)
+}

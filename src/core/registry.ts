@@ -7,6 +7,10 @@ import { keyOperations } from '../domains/keys/operations.js'
 import { leadOperations } from '../domains/leads/operations.js'
 import { automationOperations } from '../domains/automations/operations.js'
 import { plannedTools } from '../domains/planned/index.js'
+import { serviceOperations } from '../domains/services/operations.js'
+import { quoteOperations } from '../domains/quotes/operations.js'
+import { jobOperations } from '../domains/jobs/operations.js'
+import { clientOperations } from '../domains/clients/operations.js'
 
 export class Registry {
   private readonly byName = new Map<string, AnyOperation>()
@@ -46,7 +50,8 @@ function orderLikeSpec(ops: AnyOperation[]): AnyOperation[] {
 }
 
 export const coreOperations: AnyOperation[] = orderLikeSpec([
-  ...onboardingOperations, ...keyOperations, ...leadOperations, ...billingOperations, ...automationOperations, ...plannedTools,
+  ...onboardingOperations, ...keyOperations, ...leadOperations, ...quoteOperations, ...jobOperations, ...serviceOperations,
+  ...clientOperations, ...billingOperations, ...automationOperations, ...plannedTools,
 ])
 
 export function createRegistry(extra: AnyOperation[] = []): Registry {

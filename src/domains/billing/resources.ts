@@ -7,6 +7,9 @@ const COUNTED: Record<string, string> = {
   api_keys: 'select count(*)::int from api_keys where revoked_at is null',
   leads: 'select count(*)::int from leads',
   communications: 'select count(*)::int from communications',
+  quotes: 'select count(*)::int from quotes',
+  jobs: 'select count(*)::int from jobs',
+  services: 'select count(*)::int from services',
 }
 
 const query = `select ${Object.entries(COUNTED).map(([name, q]) => `(${q}) as "${name}"`).join(', ')}`

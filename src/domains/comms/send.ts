@@ -16,6 +16,8 @@ export interface MessageRequest {
   /** Plain-text alternative for email. */
   text?: string
   leadId?: string
+  quoteId?: string
+  jobId?: string
   idempotencyKey: string
 }
 
@@ -37,10 +39,11 @@ export async function sendMessage(deps: Deps, req: MessageRequest): Promise<Mess
   const existing = await withTenant(deps.db, req.companyId, async (tx) => {
     const [inserted] = await tx<CommRow[]>`
       insert into communications (company_id, channel, message_type, to_address, from_address, subject, body,
-                                  lead_id, provider, status, idempotency_key, created_at)
+                                  lead_id, quote_id, job_id, provider, status, idempotency_key, created_at)
       values (${req.companyId}, ${req.channel}, ${req.messageType}, ${req.to},
               ${req.channel === 'email' ? deps.email.from : null}, ${req.subject ?? null}, ${req.body},
-              ${req.leadId ?? null}, ${provider.name}, 'pending', ${req.idempotencyKey}, ${deps.clock.now()})
+              ${req.leadId ?? null}, ${req.quoteId ?? null}, ${req.jobId ?? null}, ${provider.name}, 'pending',
+              ${req.idempotencyKey}, ${deps.clock.now()})
       on conflict (company_id, idempotency_key) do nothing
       returning id, status, provider`
     if (inserted) return { row: inserted, fresh: true }

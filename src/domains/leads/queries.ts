@@ -1,6 +1,7 @@
 // Lead SQL. Every function takes the tenant transaction from withTenant(); RLS scopes the rows.
 import type postgres from 'postgres'
 import type { LeadPriority, LeadStatus } from './schema.js'
+import { keysetAfter, limitOffset, type Page } from '../../core/paging.js'
 
 export interface LeadRow {
   id: string
@@ -83,23 +84,15 @@ export interface LeadFilter {
   priority?: LeadPriority
 }
 
-/** A page, newest first; either by offset or after a keyset position (createdAt, id). */
-export async function listLeadRows(
-  tx: postgres.TransactionSql,
-  filter: LeadFilter,
-  page: { limit: number; offset: number; after?: { createdAt: Date; id: string } },
-): Promise<{ rows: LeadRow[]; total: number }> {
+/** A page, newest first; by offset or after a keyset position. */
+export async function listLeadRows(tx: postgres.TransactionSql, filter: LeadFilter, page: Page): Promise<{ rows: LeadRow[]; total: number }> {
   const where = tx`
     where (${filter.status ?? null}::text is null or status = ${filter.status ?? null})
       and (${filter.priority ?? null}::text is null or priority = ${filter.priority ?? null})`
-  const after = page.after
-    ? tx`and (created_at, id) < (${page.after.createdAt}, ${page.after.id}::uuid)`
-    : tx``
   const [rows, [count]] = await Promise.all([
     tx<LeadRow[]>`
-      select ${columns(tx)} from leads ${where} ${after}
-      order by created_at desc, id desc
-      limit ${page.limit} offset ${page.after ? 0 : page.offset}`,
+      select ${columns(tx)} from leads ${where} ${keysetAfter(tx, page)}
+      order by created_at desc, id desc ${limitOffset(tx, page)}`,
     tx<{ total: number }[]>`select count(*)::int as total from leads ${where}`,
   ])
   return { rows, total: count!.total }

@@ -1,5 +1,6 @@
 import Type from 'typebox'
 import { DateTime, Nullable, StringEnum } from '../../core/schema-helpers.js'
+import { PageFields, PagingInput } from '../../core/paging.js'
 
 export const LEAD_STATUSES = ['New', 'Contacted', 'Qualified', 'Quoted', 'Won', 'Lost'] as const
 export const LEAD_PRIORITIES = ['Low', 'Normal', 'High', 'Urgent'] as const
@@ -63,19 +64,11 @@ export const ListLeadsInput = Type.Object(
   {
     status: Type.Optional(StringEnum(LEAD_STATUSES, { description: 'Only leads in this status' })),
     priority: Type.Optional(StringEnum(LEAD_PRIORITIES, { description: 'Only leads of this priority' })),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50, description: 'Page size (default 50, max 100)' })),
-    offset: Type.Optional(Type.Integer({ minimum: 0, default: 0, description: 'Rows to skip (REST paging)' })),
-    cursor: Type.Optional(Type.String({ maxLength: 200, description: "Opaque cursor from a previous page's nextCursor (MCP paging); overrides offset" })),
+    ...PagingInput,
   },
   { additionalProperties: false },
 )
 
-export const LeadListResponse = Type.Object({
-  leads: Type.Array(LeadSchema),
-  total: Type.Integer(),
-  limit: Type.Integer(),
-  offset: Type.Integer(),
-  nextCursor: Nullable(Type.String({ description: 'Pass as cursor for the next page; null on the last page' })),
-})
+export const LeadListResponse = Type.Object({ leads: Type.Array(LeadSchema), ...PageFields })
 
 export const LeadResponse = Type.Object({ lead: LeadSchema })

@@ -7,6 +7,7 @@ import { notFound, validationError } from '../../core/errors.js'
 import { recordEvent } from '../../core/events.js'
 import { normaliseAuPhone } from '../../core/phone.js'
 import { withTenant } from '../../db/sql.js'
+import { pageEnvelope, pageFrom } from '../../core/paging.js'
 import { enqueueWorkflow, type OutboxItem } from '../../temporal/outbox.js'
 import { instantResponseWorkflow } from '../automations/instant-response.js'
 import { findLead, insertLead, listLeadRows, presentLead, updateLeadRow, type LeadChanges } from './queries.js'
@@ -76,28 +77,10 @@ export async function updateLead(deps: Deps, principal: Principal, input: Static
   return { lead: presentLead(row) }
 }
 
-function decodeCursor(cursor: string): { createdAt: Date; id: string } {
-  try {
-    const [t, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [string, string]
-    const createdAt = new Date(t)
-    if (Number.isNaN(createdAt.getTime()) || !/^[0-9a-f-]{36}$/.test(id)) throw new Error('bad cursor')
-    return { createdAt, id }
-  } catch {
-    throw validationError(['cursor: is not a cursor this service issued'])
-  }
-}
-
-const encodeCursor = (createdAt: string, id: string) => Buffer.from(JSON.stringify([createdAt, id])).toString('base64url')
-
 export async function listLeads(deps: Deps, principal: Principal, input: Static<typeof ListLeadsInput>) {
-  const limit = input.limit ?? 50
-  const offset = input.offset ?? 0
-  const after = input.cursor ? decodeCursor(input.cursor) : undefined
+  const page = pageFrom(input)
   const { rows, total } = await withTenant(deps.db, principal.companyId, (tx) =>
-    listLeadRows(tx, { status: input.status, priority: input.priority }, { limit, offset, after }))
+    listLeadRows(tx, { status: input.status, priority: input.priority }, page))
   const leads = rows.map(presentLead)
-  const last = leads[leads.length - 1]
-  // A full page may have more after it; the keyset cursor stays right even as new leads arrive.
-  const nextCursor = leads.length === limit && last ? encodeCursor(last.createdAt, last.id) : null
-  return { leads, total, limit, offset: after ? 0 : offset, nextCursor }
+  return { leads, ...pageEnvelope(leads, total, page) }
 }

@@ -3,7 +3,6 @@
 import type { AnyOperation } from '../../core/operation.js'
 import { analyticsPlannedTools } from './analytics.js'
 import { cashflowPlannedTools } from './cashflow.js'
-import { clientsPlannedTools } from './clients.js'
 import { commsPlannedTools } from './comms.js'
 import { compliancePlannedTools } from './compliance.js'
 import { documentsPlannedTools } from './documents.js'
@@ -13,7 +12,6 @@ import { fundingPlannedTools } from './funding.js'
 import { hiringPlannedTools } from './hiring.js'
 import { integrationsPlannedTools } from './integrations.js'
 import { invoicingPlannedTools } from './invoicing.js'
-import { jobsPlannedTools } from './jobs.js'
 import { lifecyclePlannedTools } from './lifecycle.js'
 import { marketingPlannedTools } from './marketing.js'
 import { operatorPlannedTools } from './operator.js'
@@ -23,7 +21,6 @@ import { quotesPlannedTools } from './quotes.js'
 import { remindersPlannedTools } from './reminders.js'
 import { reviewsPlannedTools } from './reviews.js'
 import { scalingPlannedTools } from './scaling.js'
-import { servicesPlannedTools } from './services.js'
 import { subcontractorsPlannedTools } from './subcontractors.js'
 import { walletPlannedTools } from './wallet.js'
 import { webhooksPlannedTools } from './webhooks.js'
@@ -31,15 +28,12 @@ import { workflowsPlannedTools } from './workflows.js'
 
 export const plannedTools: AnyOperation[] = [
   ...quotesPlannedTools,
-  ...jobsPlannedTools,
   ...invoicingPlannedTools,
   ...cashflowPlannedTools,
   ...reviewsPlannedTools,
-  ...servicesPlannedTools,
   ...analyticsPlannedTools,
   ...remindersPlannedTools,
   ...commsPlannedTools,
-  ...clientsPlannedTools,
   ...ecosystemPlannedTools,
   ...webhooksPlannedTools,
   ...subcontractorsPlannedTools,

@@ -4,6 +4,10 @@ import type { Scope, Principal } from '../../core/access.js'
 import type { Deps } from '../../core/deps.js'
 import { listLeads } from '../../domains/leads/service.js'
 import { getBilling, getUsage } from '../../domains/billing/service.js'
+import { listQuotes } from '../../domains/quotes/service.js'
+import { listJobs } from '../../domains/jobs/service.js'
+import { listClients } from '../../domains/clients/service.js'
+import { listServices } from '../../domains/services/service.js'
 
 export interface McpResource {
   uri: string
@@ -20,11 +24,23 @@ export const RESOURCES: McpResource[] = [
     description: 'Leads with contact info, status and priority (newest 100, with the total).',
     read: (deps, principal) => listLeads(deps, principal, { limit: 100 }),
   },
-  { uri: 'service://quotes', name: 'Quotes', scope: 'quotes', description: 'Quotes with line items, totals and the linked lead.', capability: 'Quotes, jobs and clients' },
-  { uri: 'service://jobs', name: 'Jobs', scope: 'jobs', description: 'Jobs with schedules, technicians and completion status.', capability: 'Quotes, jobs and clients' },
-  { uri: 'service://clients', name: 'Clients', scope: 'clients', description: 'Clients with job counts, quote counts and revenue.', capability: 'Quotes, jobs and clients' },
+  {
+    uri: 'service://quotes', name: 'Quotes', scope: 'quotes', description: 'Quotes with line items, totals and the linked lead (newest 100, with the total).',
+    read: (deps, principal) => listQuotes(deps, principal, { limit: 100 }),
+  },
+  {
+    uri: 'service://jobs', name: 'Jobs', scope: 'jobs', description: 'Jobs with schedules, technicians and completion status (newest 100, with the total).',
+    read: (deps, principal) => listJobs(deps, principal, { limit: 100 }),
+  },
+  {
+    uri: 'service://clients', name: 'Clients', scope: 'clients', description: 'Clients (leads with jobs) with job counts, quote counts and revenue (newest 100).',
+    read: (deps, principal) => listClients(deps, principal, { limit: 100 }, 'any_job'),
+  },
   { uri: 'service://financials', name: 'Financials', scope: 'financials', description: 'Revenue, conversion rates and invoice status.', capability: 'Invoicing, payments and cash flow' },
-  { uri: 'service://services', name: 'Service catalogue', scope: 'quotes', description: 'The service catalogue with prices.', capability: 'Quotes, jobs and clients' },
+  {
+    uri: 'service://services', name: 'Service catalogue', scope: 'quotes', description: 'The service catalogue with AUD prices ex GST (newest 100).',
+    read: (deps, principal) => listServices(deps, principal, { limit: 100 }),
+  },
   { uri: 'service://reminders', name: 'Reminders', scope: 'leads', description: 'Reminders and follow-ups.', capability: 'Communications and reminders' },
   { uri: 'service://communications', name: 'Communications', scope: 'clients', description: 'SMS and email history with delivery status.', capability: 'Communications and reminders' },
   {

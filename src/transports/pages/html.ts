@@ -1,7 +1,6 @@
 // Minimal server-rendered HTML: escaped values, a phone-friendly layout, no client framework.
-export function escapeHtml(value: unknown): string {
-  return String(value ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
-}
+import { escapeHtml } from '../../core/html-escape.js'
+export { escapeHtml }
 
 export function page(title: string, body: string): string {
   return `<!doctype html>

@@ -1,0 +1,37 @@
+// Quote and invoice arithmetic in integer cents. Unit prices are ex GST; each line total is
+// quantity x unit price rounded half up to the cent; GST is 10% of the subtotal, rounded half up.
+// BigInt keeps every step exact (quantities have up to three decimals).
+
+export const GST_RATE_PERCENT = 10n
+
+export interface LineInput {
+  quantity: number
+  unitPriceCents: number
+}
+
+export interface Totals {
+  lineTotalsCents: number[]
+  subtotalCents: number
+  gstCents: number
+  totalCents: number
+}
+
+/** Quantity in thousandths, exactly (rejecting more than three decimals). */
+export function quantityMilli(quantity: number): bigint {
+  const milli = Math.round(quantity * 1000)
+  if (Math.abs(milli - quantity * 1000) > 1e-6) throw new RangeError('quantity has more than three decimals')
+  return BigInt(milli)
+}
+
+const roundHalfUp = (numerator: bigint, denominator: bigint) => (2n * numerator + denominator) / (2n * denominator)
+
+export function lineTotalCents(line: LineInput): number {
+  return Number(roundHalfUp(quantityMilli(line.quantity) * BigInt(line.unitPriceCents), 1000n))
+}
+
+export function computeTotals(lines: LineInput[]): Totals {
+  const lineTotalsCents = lines.map(lineTotalCents)
+  const subtotal = lineTotalsCents.reduce((sum, c) => sum + BigInt(c), 0n)
+  const gst = roundHalfUp(subtotal * GST_RATE_PERCENT, 100n)
+  return { lineTotalsCents, subtotalCents: Number(subtotal), gstCents: Number(gst), totalCents: Number(subtotal + gst) }
+}

@@ -1,0 +1,33 @@
+import { defineOperation } from '../../core/operation.js'
+import { READ } from '../../core/planned.js'
+import { ClientListResponse, ListClientsInput } from './schema.js'
+import { listClients } from './service.js'
+
+export const clientOperations = [
+  defineOperation({
+    name: 'clients.list',
+    domain: 'clients',
+    title: 'List clients',
+    description: 'List clients: leads with at least one job, with contact details, job count, completed job count, quote count and total revenue (AUD, completed jobs). Filter by text. Paged with cursor/nextCursor.',
+    input: ListClientsInput,
+    output: ClientListResponse,
+    access: { scope: 'clients', permission: 'read' },
+    cost: 'read',
+    annotations: READ,
+    run: (ctx, input) => listClients(ctx.deps, ctx.principal!, input, 'any_job'),
+  }),
+  defineOperation({
+    name: 'clients.list_completed',
+    domain: 'clients',
+    title: 'List clients (REST)',
+    description: 'List clients as the REST endpoint defines them: leads with at least one completed job, with job count, quote count and total revenue (AUD). limit (default 50, max 100) and offset.',
+    input: ListClientsInput,
+    output: ClientListResponse,
+    access: { scope: 'clients', permission: 'read' },
+    cost: 'read',
+    mcp: false,
+    annotations: READ,
+    rest: { method: 'GET', path: '/clients' },
+    run: (ctx, input) => listClients(ctx.deps, ctx.principal!, input, 'completed_job'),
+  }),
+]

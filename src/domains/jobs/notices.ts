@@ -1,0 +1,49 @@
+// On-my-way notices: queued with the job's state read in one transaction, delivered by the
+// deliverMessages workflow (retries, one send per key).
+import type { Static } from 'typebox'
+import type { Deps } from '../../core/deps.js'
+import type { Principal } from '../../core/access.js'
+import { AppError, notFound } from '../../core/errors.js'
+import { escapeHtml } from '../../core/html-escape.js'
+import { isAuMobile } from '../../core/phone.js'
+import { withTenant } from '../../db/sql.js'
+import { queueMessages, type QueuedMessage } from '../comms/deliver.js'
+import type { OutboxItem } from '../../temporal/outbox.js'
+import { findJob, presentJob } from './queries.js'
+import type { SendEtaInput } from './schema.js'
+
+export async function sendEta(deps: Deps, principal: Principal, input: Static<typeof SendEtaInput>) {
+  const now = deps.clock.now()
+  let delivery: OutboxItem | null = null
+  const result = await withTenant(deps.db, principal.companyId, async (tx) => {
+    const row = await findJob(tx, input.job_id)
+    if (!row) throw notFound('Job')
+    if (row.status === 'Completed' || row.status === 'Cancelled') {
+      throw new AppError('conflict', `The job is ${row.status}; no on-my-way notice is needed.`, { current_status: row.status })
+    }
+    const [company] = await tx<{ business_name: string; phone: string | null }[]>`select business_name, phone from companies`
+    const first = row.lead_name.split(/\s+/)[0] ?? row.lead_name
+    const who = row.technician ? `${row.technician} from ${company!.business_name}` : company!.business_name
+    const when = input.eta_minutes ? ` and should arrive in about ${input.eta_minutes} minutes` : ''
+    const text = `Hi ${first}, ${who} is on the way${when}.${input.message ? ` ${input.message}` : ''}`
+    const channel = input.channel ?? 'sms'
+    const key = `eta:${row.id}:${now.getTime()}`
+    const base = { messageType: 'eta', leadId: row.lead_id, jobId: row.id }
+    const messages: QueuedMessage[] = []
+    const skipped: string[] = []
+    if (channel !== 'email') {
+      if (row.lead_phone && isAuMobile(row.lead_phone)) messages.push({ ...base, channel: 'sms', to: row.lead_phone, body: text, idempotencyKey: `${key}:sms` })
+      else skipped.push('sms: the client has no Australian mobile number')
+    }
+    if (channel !== 'sms') {
+      if (row.lead_email) {
+        messages.push({ ...base, channel: 'email', to: row.lead_email, subject: `${company!.business_name} is on the way`, body: `<p>${escapeHtml(text)}</p>`, text, idempotencyKey: `${key}:email` })
+      } else skipped.push('email: the client has no email address')
+    }
+    if (!messages.length) throw new AppError('validation_error', 'The client cannot be reached on the chosen channel.', { messages: skipped })
+    delivery = await queueMessages(tx, principal.companyId, `job-eta:${principal.companyId}:${row.id}:${now.getTime()}`, messages)
+    return { job: presentJob(row), channels: messages.map((m) => m.channel), skipped }
+  })
+  if (delivery) await deps.workflows.dispatch(delivery)
+  return { job: result.job, delivery: { workflow_id: (delivery as OutboxItem | null)?.workflow_id ?? null, channels: result.channels, skipped: result.skipped } }
+}

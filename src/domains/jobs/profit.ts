@@ -1,0 +1,52 @@
+// Job profit: revenue is the job's amount; costs are the quote's line-item unit costs
+// (materials) plus costs recorded on the job; margin = revenue - costs.
+import type { Static } from 'typebox'
+import type { Deps } from '../../core/deps.js'
+import type { Principal } from '../../core/access.js'
+import { notFound, validationError } from '../../core/errors.js'
+import { centsToDollars } from '../../core/money.js'
+import { addDays, sydneyDate } from '../../core/period.js'
+import { withTenant } from '../../db/sql.js'
+import type { JobStatus, ProfitSummaryInput } from './schema.js'
+
+interface ProfitRow {
+  id: string
+  title: string
+  status: JobStatus
+  revenue_cents: string
+  materials_cents: string
+  recorded_cents: string
+}
+
+const percent = (margin: number, revenue: number) => (revenue > 0 ? Math.round((margin / revenue) * 1000) / 10 : null)
+
+export async function profitSummary(deps: Deps, principal: Principal, input: Static<typeof ProfitSummaryInput>) {
+  const today = sydneyDate(deps.clock.now())
+  const period = input.job_id ? null : { from: input.from ?? addDays(today, -30), to: input.to ?? today }
+  if (period && period.from > period.to) throw validationError(['from: must not be after to'])
+  const rows = await withTenant(deps.db, principal.companyId, (tx) => tx<ProfitRow[]>`
+    select j.id, j.title, j.status, coalesce(j.amount_cents, 0) as revenue_cents,
+      coalesce((select sum(round(li.quantity * li.unit_cost_cents)) from quote_line_items li where li.quote_id = j.quote_id and li.unit_cost_cents is not null), 0) as materials_cents,
+      coalesce((select sum(c.amount_cents) from job_costs c where c.job_id = j.id), 0) as recorded_cents
+    from jobs j
+    where ${input.job_id
+      ? tx`j.id = ${input.job_id}`
+      : tx`j.status = 'Completed' and (j.completed_at at time zone 'Australia/Sydney')::date between ${period!.from}::date and ${period!.to}::date`}
+    order by j.completed_at nulls last, j.created_at`)
+  if (input.job_id && !rows.length) throw notFound('Job')
+  let revenue = 0
+  let costs = 0
+  const jobs = rows.map((r) => {
+    const rev = Number(r.revenue_cents)
+    const materials = Number(r.materials_cents)
+    const recorded = Number(r.recorded_cents)
+    revenue += rev
+    costs += materials + recorded
+    return {
+      jobId: r.id, title: r.title, status: r.status, revenue: centsToDollars(rev),
+      costs: { materials: centsToDollars(materials), recorded: centsToDollars(recorded), total: centsToDollars(materials + recorded) },
+      margin: centsToDollars(rev - materials - recorded), marginPercent: percent(rev - materials - recorded, rev),
+    }
+  })
+  return { jobs, totals: { revenue: centsToDollars(revenue), costs: centsToDollars(costs), margin: centsToDollars(revenue - costs), marginPercent: percent(revenue - costs, revenue) }, period }
+}

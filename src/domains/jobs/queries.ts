@@ -1,0 +1,90 @@
+// Job SQL, with the lead and quote a job links to.
+import type postgres from 'postgres'
+import { centsToDollars } from '../../core/money.js'
+import { keysetAfter, limitOffset, type Page } from '../../core/paging.js'
+import type { JobStatus } from './schema.js'
+
+export interface JobRow {
+  id: string
+  lead_id: string
+  quote_id: string | null
+  title: string
+  status: JobStatus
+  scheduled_date: Date | null
+  address: string | null
+  amount_cents: string | null
+  technician: string | null
+  notes: string | null
+  completed_at: Date | null
+  satisfaction_rating: number | null
+  review_requested_at: Date | null
+  created_at: Date
+  updated_at: Date
+  lead_name: string
+  lead_phone: string | null
+  lead_email: string | null
+  quote_number: string | null
+  quote_status: string | null
+  quote_total_cents: string | null
+}
+
+const columns = (tx: postgres.TransactionSql) => tx`
+  j.id, j.lead_id, j.quote_id, j.title, j.status, j.scheduled_date, j.address, j.amount_cents, j.technician, j.notes,
+  j.completed_at, j.satisfaction_rating, j.review_requested_at, j.created_at, j.updated_at,
+  l.name as lead_name, l.phone as lead_phone, l.email as lead_email,
+  q.quote_number, q.status as quote_status, q.total_cents as quote_total_cents`
+const from = (tx: postgres.TransactionSql) => tx`from jobs j join leads l on l.id = j.lead_id left join quotes q on q.id = j.quote_id`
+
+export function presentJob(row: JobRow) {
+  return {
+    id: row.id,
+    title: row.title,
+    status: row.status,
+    scheduledDate: row.scheduled_date?.toISOString() ?? null,
+    address: row.address,
+    amount: row.amount_cents === null ? null : centsToDollars(Number(row.amount_cents)),
+    technician: row.technician,
+    notes: row.notes,
+    leadId: row.lead_id,
+    quoteId: row.quote_id,
+    lead: { id: row.lead_id, name: row.lead_name, phone: row.lead_phone, email: row.lead_email },
+    quote: row.quote_id
+      ? { id: row.quote_id, quoteNumber: row.quote_number!, status: row.quote_status!, total: centsToDollars(Number(row.quote_total_cents)) }
+      : null,
+    completedAt: row.completed_at?.toISOString() ?? null,
+    satisfactionRating: row.satisfaction_rating,
+    reviewRequestedAt: row.review_requested_at?.toISOString() ?? null,
+    invoice: null,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  }
+}
+export type Job = ReturnType<typeof presentJob>
+
+export async function findJob(tx: postgres.TransactionSql, id: string, options: { forUpdate?: boolean } = {}): Promise<JobRow | null> {
+  const lock = options.forUpdate ? tx`for update of j` : tx``
+  const [row] = await tx<JobRow[]>`select ${columns(tx)} ${from(tx)} where j.id = ${id} ${lock}`
+  return row ?? null
+}
+
+export interface JobFilter {
+  status?: JobStatus
+  leadId?: string
+  technician?: string
+  scheduledFrom?: string
+  scheduledTo?: string
+}
+
+export async function listJobRows(tx: postgres.TransactionSql, f: JobFilter, page: Page) {
+  const where = tx`
+    where (${f.status ?? null}::text is null or j.status = ${f.status ?? null})
+      and (${f.leadId ?? null}::uuid is null or j.lead_id = ${f.leadId ?? null})
+      and (${f.technician ?? null}::text is null or j.technician = ${f.technician ?? null})
+      and (${f.scheduledFrom ?? null}::timestamptz is null or j.scheduled_date >= ${f.scheduledFrom ?? null})
+      and (${f.scheduledTo ?? null}::timestamptz is null or j.scheduled_date < ${f.scheduledTo ?? null})`
+  const [rows, [count]] = await Promise.all([
+    tx<JobRow[]>`select ${columns(tx)} ${from(tx)} ${where} ${keysetAfter(tx, page, 'j.created_at')} order by j.created_at desc, j.id desc ${limitOffset(tx, page)}`,
+    tx<{ total: number }[]>`select count(*)::int as total from jobs j ${where}`,
+  ])
+  return { rows, total: count!.total }
+}

@@ -1,0 +1,137 @@
+// Jobs: create (Scheduled with a date, Quoted without), update (documented moves only), complete,
+// on-my-way notices and profit.
+import type postgres from 'postgres'
+import type { Static } from 'typebox'
+import type { Deps } from '../../core/deps.js'
+import type { Principal } from '../../core/access.js'
+import { AppError, notFound, validationError } from '../../core/errors.js'
+import { recordEvent } from '../../core/events.js'
+import { parseDollars } from '../../core/money.js'
+import { pageEnvelope, pageFrom } from '../../core/paging.js'
+import { withTenant, isUniqueViolation } from '../../db/sql.js'
+import { findLead } from '../leads/queries.js'
+import { findQuote, lineItemsFor } from '../quotes/queries.js'
+import { sydneyDate } from '../../core/period.js'
+import { findJob, listJobRows, presentJob, type JobRow } from './queries.js'
+import { assertJobMove } from './transitions.js'
+import type { CompleteJobInput, CreateJobInput, JobStatus, ListJobsInput, UpdateJobInput } from './schema.js'
+
+async function loadJob(tx: postgres.TransactionSql, id: string) {
+  const row = await findJob(tx, id)
+  if (!row) throw notFound('Job')
+  return presentJob(row)
+}
+
+async function jobEvents(tx: postgres.TransactionSql, companyId: string, job: ReturnType<typeof presentJob>, before: JobRow | null, now: Date) {
+  const base = { companyId, entityType: 'job', entityId: job.id, payload: { job }, at: now }
+  if (!before) await recordEvent(tx, { ...base, type: 'job.created' })
+  const rescheduled = job.status === 'Scheduled' && (before?.status !== 'Scheduled' || before.scheduled_date?.toISOString() !== job.scheduledDate)
+  if (rescheduled) await recordEvent(tx, { ...base, type: 'job.scheduled' })
+  if (job.status === 'Completed' && before?.status !== 'Completed') await recordEvent(tx, { ...base, type: 'job.completed' })
+}
+
+export async function createJob(deps: Deps, principal: Principal, input: Static<typeof CreateJobInput>) {
+  const now = deps.clock.now()
+  try {
+    return await withTenant(deps.db, principal.companyId, async (tx) => {
+      const lead = await findLead(tx, input.lead_id)
+      if (!lead) throw notFound('Lead')
+      let amountCents = input.amount === undefined ? null : parseDollars(input.amount, 'amount')
+      let title = input.title?.trim()
+      if (input.quote_id) {
+        const quote = await findQuote(tx, input.quote_id, sydneyDate(now))
+        if (!quote || quote.lead_id !== lead.id) throw notFound('Quote for this lead')
+        if (quote.status === 'Declined' || quote.status === 'Expired') {
+          throw new AppError('conflict', `Quote ${quote.quote_number} is ${quote.status}; a job needs a live quote.`, { quote_status: quote.status })
+        }
+        amountCents ??= Number(quote.total_cents)
+        title ??= (await lineItemsFor(tx, [quote.id])).get(quote.id)![0]?.description
+      }
+      title ||= lead.service_type ?? `Job for ${lead.name}`
+      const status: JobStatus = input.scheduled_date ? 'Scheduled' : 'Quoted'
+      const address = input.address ?? ([lead.address, lead.suburb].filter(Boolean).join(', ') || null)
+      const [row] = await tx<{ id: string }[]>`
+        insert into jobs (company_id, lead_id, quote_id, title, status, scheduled_date, address, amount_cents, technician, notes, created_at, updated_at)
+        values (${principal.companyId}, ${lead.id}, ${input.quote_id ?? null}, ${title}, ${status}, ${input.scheduled_date ?? null},
+                ${address}, ${amountCents}, ${input.technician ?? null}, ${input.notes ?? null}, ${now}, ${now})
+        returning id`
+      const job = await loadJob(tx, row!.id)
+      await jobEvents(tx, principal.companyId, job, null, now)
+      return { job }
+    })
+  } catch (error) {
+    if (isUniqueViolation(error, 'jobs_quote_unique')) throw new AppError('conflict', 'That quote already has a job; update the existing job instead.')
+    throw error
+  }
+}
+
+export async function updateJob(deps: Deps, principal: Principal, input: Static<typeof UpdateJobInput>) {
+  const { job_id: id, add_costs: costs, ...fields } = input
+  if (!Object.keys(fields).length && !costs?.length) throw validationError(['body: give at least one field to change besides job_id'])
+  const now = deps.clock.now()
+  return withTenant(deps.db, principal.companyId, async (tx) => {
+    const before = await findJob(tx, id, { forUpdate: true })
+    if (!before) throw notFound('Job')
+    const final = before.status === 'Completed' || before.status === 'Cancelled'
+    if (final && Object.keys(fields).some((k) => k !== 'notes')) {
+      if (fields.status && fields.status !== before.status) assertJobMove(before.status, fields.status) // names the move
+      throw new AppError('conflict', `A ${before.status} job is final: only its notes and costs can change.`, { current_status: before.status })
+    }
+    const scheduled = fields.scheduled_date === undefined ? before.scheduled_date : fields.scheduled_date ? new Date(fields.scheduled_date) : null
+    // Setting a date on a Quoted job schedules it (the spec leaves this move open; see decisions).
+    let target: JobStatus = fields.status ?? (before.status === 'Quoted' && fields.scheduled_date ? 'Scheduled' : before.status)
+    if (fields.status === undefined && before.status === 'Scheduled' && fields.scheduled_date === null) target = 'Quoted'
+    if (target !== before.status || (target === 'Scheduled' && fields.scheduled_date)) assertJobMove(before.status, target)
+    if (target === 'Scheduled' && !scheduled) throw validationError(['scheduled_date: a Scheduled job needs a date'])
+
+    const changes: Record<string, unknown> = { updated_at: now, status: target }
+    if (fields.scheduled_date !== undefined) changes.scheduled_date = scheduled
+    for (const k of ['technician', 'notes', 'title', 'address'] as const) if (fields[k] !== undefined) changes[k] = fields[k]
+    if (fields.amount !== undefined) changes.amount_cents = fields.amount === null ? null : parseDollars(fields.amount, 'amount')
+    if (target === 'Completed' && before.status !== 'Completed') changes.completed_at = now
+    await tx`update jobs set ${tx(changes, ...Object.keys(changes))} where id = ${id}`
+    for (const cost of costs ?? []) {
+      await tx`insert into job_costs (company_id, job_id, description, amount_cents, created_at)
+               values (${principal.companyId}, ${id}, ${cost.description}, ${parseDollars(cost.amount, 'add_costs.amount')}, ${now})`
+    }
+    const job = await loadJob(tx, id)
+    await jobEvents(tx, principal.companyId, job, before, now)
+    return { job }
+  })
+}
+
+export async function completeJob(deps: Deps, principal: Principal, input: Static<typeof CompleteJobInput>) {
+  const now = deps.clock.now()
+  return withTenant(deps.db, principal.companyId, async (tx) => {
+    const before = await findJob(tx, input.job_id, { forUpdate: true })
+    if (!before) throw notFound('Job')
+    if (before.status === 'Completed') throw new AppError('conflict', `This job was already completed at ${before.completed_at?.toISOString()}.`, { current_status: 'Completed', allowed: [] })
+    assertJobMove(before.status, 'Completed')
+    const notes = input.completion_notes ? [before.notes, input.completion_notes].filter(Boolean).join('\n\n') : before.notes
+    await tx`
+      update jobs set status = 'Completed', completed_at = ${now}, updated_at = ${now}, notes = ${notes},
+             satisfaction_rating = ${input.satisfaction_rating ?? null},
+             amount_cents = ${input.amount === undefined ? before.amount_cents : parseDollars(input.amount, 'amount')},
+             review_requested_at = ${input.request_review ? now : null}
+      where id = ${input.job_id}`
+    const job = await loadJob(tx, input.job_id)
+    await jobEvents(tx, principal.companyId, job, before, now)
+    return {
+      job,
+      review_request: input.request_review
+        ? { recorded: true, sent: false, note: 'Recorded on the job. Review requests are sent by the "Communications and reminders" capability, not available in this deployment yet; nothing was sent.' }
+        : null,
+    }
+  })
+}
+
+export async function listJobs(deps: Deps, principal: Principal, input: Static<typeof ListJobsInput>) {
+  const page = pageFrom(input)
+  const { rows, total } = await withTenant(deps.db, principal.companyId, (tx) => listJobRows(tx, {
+    status: input.status, leadId: input.lead_id, technician: input.technician, scheduledFrom: input.scheduled_from, scheduledTo: input.scheduled_to,
+  }, page))
+  const jobs = rows.map(presentJob)
+  return { jobs, ...pageEnvelope(jobs, total, page) }
+}
+
+export { loadJob }

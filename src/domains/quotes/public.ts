@@ -1,0 +1,96 @@
+// What the client does on the public quote page: open it (Sent -> Viewed, once), accept it with
+// their typed name (signature, time and address kept), or decline it with an optional reason.
+// The unguessable token is the only credential; an expired quote cannot be accepted.
+import type postgres from 'postgres'
+import type { Deps } from '../../core/deps.js'
+import { AppError, notFound } from '../../core/errors.js'
+import { sydneyDate } from '../../core/period.js'
+import { withTenant } from '../../db/sql.js'
+import { findQuoteByToken, lineItemsFor, presentQuote, type QuoteRow } from './queries.js'
+import { onStatusChange } from './service.js'
+
+export interface PublicQuoteView {
+  quote: ReturnType<typeof presentQuote>
+  business: { name: string; abn: string | null; phone: string | null; email: string }
+  client: { name: string; address: string | null; suburb: string | null }
+}
+
+async function companyFor(deps: Deps, token: string): Promise<string> {
+  if (!/^[A-Za-z0-9_-]{20,64}$/.test(token)) throw notFound('Quote')
+  const [row] = await deps.db.app<{ company_id: string | null }[]>`select quote_company_by_token(${token}) as company_id`
+  if (!row?.company_id) throw notFound('Quote')
+  return row.company_id
+}
+
+/** Runs fn on the quote behind the token, inside the company's transaction, with the row locked. */
+async function withQuote<T>(deps: Deps, token: string, fn: (tx: postgres.TransactionSql, row: QuoteRow, now: Date, companyId: string) => Promise<T>): Promise<T> {
+  const companyId = await companyFor(deps, token)
+  return withTenant(deps.db, companyId, async (tx) => {
+    const now = deps.clock.now()
+    const row = await findQuoteByToken(tx, token, sydneyDate(now))
+    if (!row || row.sent_count === 0) throw notFound('Quote') // a Draft has no public page yet
+    if (row.status === 'Expired') {
+      await tx`update quotes set status = 'Expired', updated_at = ${now} where id = ${row.id} and status <> 'Expired'`
+    }
+    return fn(tx, row, now, companyId)
+  })
+}
+
+/** The page's data, read after any change this request made. */
+async function view(deps: Deps, tx: postgres.TransactionSql, token: string): Promise<PublicQuoteView> {
+  const row = (await findQuoteByToken(tx, token, sydneyDate(deps.clock.now())))!
+  const lines = await lineItemsFor(tx, [row.id])
+  const [company] = await tx<{ business_name: string; abn: string | null; phone: string | null; contact_email: string }[]>`
+    select business_name, abn, phone, contact_email from companies`
+  const [lead] = await tx<{ name: string; address: string | null; suburb: string | null }[]>`
+    select name, address, suburb from leads where id = ${row.lead_id}`
+  return {
+    quote: presentQuote(row, lines.get(row.id)!, deps.urls.siteRoot),
+    business: { name: company!.business_name, abn: company!.abn, phone: company!.phone, email: company!.contact_email },
+    client: lead!,
+  }
+}
+
+export async function openPublicQuote(deps: Deps, token: string): Promise<PublicQuoteView> {
+  return withQuote(deps, token, async (tx, row, now) => {
+    if (row.status === 'Sent') {
+      await tx`update quotes set status = 'Viewed', viewed_at = ${now}, updated_at = ${now} where id = ${row.id}`
+    }
+    return view(deps, tx, token)
+  })
+}
+
+const OPEN_FOR_ANSWER = ['Sent', 'Viewed']
+
+function assertAnswerable(row: QuoteRow, action: 'accept' | 'decline') {
+  if (row.status === 'Expired') throw new AppError('conflict', `This quote expired on ${row.valid_until} and can no longer be ${action}ed. Ask for a new quote.`, { current_status: 'Expired' })
+  if (!OPEN_FOR_ANSWER.includes(row.status)) throw new AppError('conflict', `This quote is already ${row.status}.`, { current_status: row.status })
+}
+
+export async function acceptPublicQuote(deps: Deps, token: string, signature: { name: string; ip: string }): Promise<PublicQuoteView> {
+  const name = signature.name.trim()
+  if (name.length < 2 || name.length > 200) {
+    throw new AppError('validation_error', 'Type your full name to accept.', { messages: ['name: type your full name (2 to 200 characters) as your signature'] })
+  }
+  return withQuote(deps, token, async (tx, row, now, companyId) => {
+    assertAnswerable(row, 'accept')
+    await tx`
+      update quotes set status = 'Accepted', accepted_at = ${now}, accepted_name = ${name}, accepted_ip = ${signature.ip},
+                        viewed_at = coalesce(viewed_at, ${now}), updated_at = ${now}
+      where id = ${row.id}`
+    const result = await view(deps, tx, token)
+    await onStatusChange(tx, companyId, row, result.quote, now)
+    return result
+  })
+}
+
+export async function declinePublicQuote(deps: Deps, token: string, reason: string | null): Promise<PublicQuoteView> {
+  return withQuote(deps, token, async (tx, row, now) => {
+    assertAnswerable(row, 'decline')
+    await tx`
+      update quotes set status = 'Declined', declined_at = ${now}, decline_reason = ${reason?.trim().slice(0, 1000) || null},
+                        viewed_at = coalesce(viewed_at, ${now}), updated_at = ${now}
+      where id = ${row.id}`
+    return view(deps, tx, token)
+  })
+}

@@ -1,0 +1,132 @@
+// Quote SQL. The stored status never says Expired on its own: a Sent or Viewed quote past its
+// valid-until date (a Sydney calendar date) reads as Expired everywhere, and is written as
+// Expired when someone tries to act on it.
+import type postgres from 'postgres'
+import { centsToDollars } from '../../core/money.js'
+import { keysetAfter, limitOffset, type Page } from '../../core/paging.js'
+import type { QuoteStatus } from './schema.js'
+
+export interface QuoteRow {
+  id: string
+  lead_id: string
+  quote_number: string
+  status: QuoteStatus
+  subtotal_cents: string
+  gst_cents: string
+  total_cents: string
+  valid_until: string
+  notes: string | null
+  public_token: string
+  sent_count: number
+  sent_at: Date | null
+  viewed_at: Date | null
+  accepted_at: Date | null
+  accepted_name: string | null
+  declined_at: Date | null
+  decline_reason: string | null
+  created_at: Date
+  updated_at: Date
+  client_name: string | null
+}
+
+export interface LineRow {
+  quote_id: string
+  position: number
+  description: string
+  quantity: string
+  unit_price_cents: string
+  total_cents: string
+  unit_cost_cents: string | null
+  service_id: string | null
+}
+
+/** Columns with the effective status for a given Sydney date. */
+const columns = (tx: postgres.TransactionSql, today: string) => tx`
+  q.id, q.lead_id, q.quote_number,
+  case when q.status in ('Sent', 'Viewed') and q.valid_until < ${today}::date then 'Expired' else q.status end as status,
+  q.subtotal_cents, q.gst_cents, q.total_cents, to_char(q.valid_until, 'YYYY-MM-DD') as valid_until, q.notes, q.public_token,
+  q.sent_count, q.sent_at, q.viewed_at, q.accepted_at, q.accepted_name, q.declined_at, q.decline_reason,
+  q.created_at, q.updated_at, l.name as client_name`
+
+export function presentQuote(row: QuoteRow, lines: LineRow[], siteRoot: string) {
+  return {
+    id: row.id,
+    quoteNumber: row.quote_number,
+    status: row.status,
+    subtotal: centsToDollars(Number(row.subtotal_cents)),
+    gst: centsToDollars(Number(row.gst_cents)),
+    total: centsToDollars(Number(row.total_cents)),
+    clientName: row.client_name,
+    leadId: row.lead_id,
+    lineItems: lines.map((l) => ({
+      description: l.description,
+      quantity: Number(l.quantity),
+      unitPrice: centsToDollars(Number(l.unit_price_cents)),
+      total: centsToDollars(Number(l.total_cents)),
+      serviceId: l.service_id,
+    })),
+    validUntil: row.valid_until,
+    notes: row.notes,
+    publicUrl: row.sent_count > 0 ? publicQuoteUrl(siteRoot, row.public_token) : null,
+    sentAt: row.sent_at?.toISOString() ?? null,
+    viewedAt: row.viewed_at?.toISOString() ?? null,
+    acceptedAt: row.accepted_at?.toISOString() ?? null,
+    acceptedName: row.accepted_name,
+    declinedAt: row.declined_at?.toISOString() ?? null,
+    declineReason: row.decline_reason,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  }
+}
+export type Quote = ReturnType<typeof presentQuote>
+
+export const publicQuoteUrl = (siteRoot: string, token: string) => `${siteRoot}/q/${token}`
+
+export async function findQuote(tx: postgres.TransactionSql, id: string, today: string, options: { forUpdate?: boolean } = {}): Promise<QuoteRow | null> {
+  const lock = options.forUpdate ? tx`for update of q` : tx``
+  const [row] = await tx<QuoteRow[]>`select ${columns(tx, today)} from quotes q join leads l on l.id = q.lead_id where q.id = ${id} ${lock}`
+  return row ?? null
+}
+
+export async function findQuoteByToken(tx: postgres.TransactionSql, token: string, today: string): Promise<QuoteRow | null> {
+  const [row] = await tx<QuoteRow[]>`select ${columns(tx, today)} from quotes q join leads l on l.id = q.lead_id where q.public_token = ${token} for update of q`
+  return row ?? null
+}
+
+export async function lineItemsFor(tx: postgres.TransactionSql, quoteIds: string[]): Promise<Map<string, LineRow[]>> {
+  const map = new Map<string, LineRow[]>(quoteIds.map((id) => [id, []]))
+  if (!quoteIds.length) return map
+  const rows = await tx<LineRow[]>`
+    select quote_id, position, description, quantity, unit_price_cents, total_cents, unit_cost_cents, service_id
+    from quote_line_items where quote_id = any(${quoteIds}::uuid[]) order by quote_id, position`
+  for (const r of rows) map.get(r.quote_id)!.push(r)
+  return map
+}
+
+export interface QuoteFilter {
+  status?: QuoteStatus
+  leadId?: string
+}
+
+export async function listQuoteRows(tx: postgres.TransactionSql, filter: QuoteFilter, page: Page, today: string) {
+  const effective = tx`(case when q.status in ('Sent', 'Viewed') and q.valid_until < ${today}::date then 'Expired' else q.status end)`
+  const where = tx`
+    where (${filter.status ?? null}::text is null or ${effective} = ${filter.status ?? null})
+      and (${filter.leadId ?? null}::uuid is null or q.lead_id = ${filter.leadId ?? null})`
+  const [rows, [count]] = await Promise.all([
+    tx<QuoteRow[]>`
+      select ${columns(tx, today)} from quotes q join leads l on l.id = q.lead_id ${where} ${keysetAfter(tx, page, 'q.created_at')}
+      order by q.created_at desc, q.id desc ${limitOffset(tx, page)}`,
+    tx<{ total: number }[]>`select count(*)::int as total from quotes q ${where}`,
+  ])
+  return { rows, total: count!.total }
+}
+
+/** Gapless per company: the counter row is locked until this transaction ends. */
+export async function nextQuoteNumber(tx: postgres.TransactionSql, companyId: string): Promise<string> {
+  const [row] = await tx<{ last_number: number }[]>`
+    insert into quote_counters as c (company_id, last_number) values (${companyId}, 1)
+    on conflict (company_id) do update set last_number = c.last_number + 1
+    returning last_number`
+  return `Q-${String(row!.last_number).padStart(5, '0')}`
+}

@@ -1,0 +1,106 @@
+import Type from 'typebox'
+import { DateTime, Dollars, Nullable, StringEnum } from '../../core/schema-helpers.js'
+import { PageFields, PagingInput } from '../../core/paging.js'
+
+export const QUOTE_STATUSES = ['Draft', 'Sent', 'Viewed', 'Accepted', 'Declined', 'Expired'] as const
+export type QuoteStatus = (typeof QUOTE_STATUSES)[number]
+
+const closed = { additionalProperties: false } as const
+const DateOnly = (description: string) => Type.String({ format: 'date', description })
+const Id = (description: string) => Type.String({ format: 'uuid', description })
+
+export const LineItemInput = Type.Object(
+  {
+    description: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'What is supplied or done; defaults to the service name when service_id is given' })),
+    quantity: Type.Number({ exclusiveMinimum: 0, maximum: 100_000, description: 'Quantity (more than 0, up to three decimals), e.g. hours or units' }),
+    unitPrice: Type.Optional(Dollars({ minimum: 0, maximum: 1_000_000, description: 'AUD per unit, ex GST (at most two decimals); defaults to the service price when service_id is given' })),
+    unitCost: Type.Optional(Dollars({ minimum: 0, maximum: 1_000_000, description: 'Your cost per unit in AUD (materials), for job profit; never shown to the client' })),
+    service_id: Type.Optional(Id('Catalogue service this line comes from (see services.list)')),
+  },
+  closed,
+)
+const LineItems = (description: string) => Type.Array(LineItemInput, { minItems: 1, maxItems: 200, description })
+
+export const LineItemSchema = Type.Object({
+  description: Type.String(),
+  quantity: Type.Number(),
+  unitPrice: Dollars({ description: 'AUD per unit, ex GST' }),
+  total: Dollars({ description: 'quantity x unitPrice, rounded to the cent' }),
+  serviceId: Nullable(Type.String()),
+})
+
+export const QuoteSchema = Type.Object({
+  id: Type.String(),
+  quoteNumber: Type.String({ description: 'Per-company, gapless: Q-00001, Q-00002, ...' }),
+  status: StringEnum(QUOTE_STATUSES),
+  subtotal: Dollars({ description: 'Sum of line totals, ex GST' }),
+  gst: Dollars({ description: 'GST at 10% of the subtotal' }),
+  total: Dollars({ description: 'subtotal + gst' }),
+  clientName: Nullable(Type.String()),
+  leadId: Type.String(),
+  lineItems: Type.Array(LineItemSchema),
+  validUntil: Type.String({ format: 'date', description: 'Last day the quote can be accepted (Sydney date)' }),
+  notes: Nullable(Type.String()),
+  publicUrl: Nullable(Type.String({ description: 'Page where the client views, accepts or declines; set once sent' })),
+  sentAt: Nullable(DateTime()),
+  viewedAt: Nullable(DateTime()),
+  acceptedAt: Nullable(DateTime()),
+  acceptedName: Nullable(Type.String({ description: 'Name the client typed as their signature' })),
+  declinedAt: Nullable(DateTime()),
+  declineReason: Nullable(Type.String()),
+  createdAt: DateTime(),
+  updatedAt: DateTime(),
+})
+
+export const ListQuotesInput = Type.Object(
+  {
+    status: Type.Optional(StringEnum(QUOTE_STATUSES, { description: 'Only quotes in this status' })),
+    lead_id: Type.Optional(Id('Only quotes for this lead')),
+    ...PagingInput,
+  },
+  closed,
+)
+
+export const CreateQuoteInput = Type.Object(
+  {
+    lead_id: Id('Lead the quote is for (see leads.list)'),
+    line_items: LineItems('Line items, at least one; totals and GST are computed from them'),
+    notes: Type.Optional(Type.String({ maxLength: 5000, description: 'Notes, terms or exclusions shown on the quote' })),
+    valid_until: Type.Optional(DateOnly('Last day (YYYY-MM-DD) the quote can be accepted; default 30 days from today')),
+  },
+  closed,
+)
+
+export const UpdateQuoteInput = Type.Object(
+  {
+    quote_id: Id('Quote to update'),
+    status: Type.Optional(StringEnum(QUOTE_STATUSES, { description: 'New status; an Accepted quote cannot be moved back' })),
+    line_items: Type.Optional(LineItems('Replacement line items (not once Accepted or Declined)')),
+    total: Type.Optional(Dollars({ minimum: 0, description: 'Expected total in AUD incl. GST: must equal the total computed from the line items, else validation_error' })),
+    notes: Type.Optional(Nullable(Type.String({ maxLength: 5000, description: 'Notes; null clears them' }))),
+    valid_until: Type.Optional(DateOnly('New last day (YYYY-MM-DD) the quote can be accepted')),
+  },
+  closed,
+)
+
+export const SendQuoteInput = Type.Object(
+  {
+    quote_id: Id('Quote to send (Draft, or Sent/Viewed to send again)'),
+    send_sms: Type.Optional(Type.Boolean({ default: false, description: "Text the link to the client's mobile" })),
+    send_email: Type.Optional(Type.Boolean({ default: false, description: 'Email the link to the client' })),
+    message: Type.Optional(Type.String({ maxLength: 1000, description: 'Personal note sent with the link' })),
+  },
+  closed,
+)
+
+export const QuoteResponse = Type.Object({ quote: QuoteSchema })
+export const QuoteListResponse = Type.Object({ quotes: Type.Array(QuoteSchema), ...PageFields })
+export const SendQuoteResponse = Type.Object({
+  quote: QuoteSchema,
+  public_url: Type.String(),
+  delivery: Type.Object({
+    workflow_id: Nullable(Type.String({ description: 'Temporal workflow sending the messages' })),
+    channels: Type.Array(StringEnum(['sms', 'email'] as const)),
+    skipped: Type.Array(Type.String({ description: 'Why a requested channel was not used' })),
+  }),
+})

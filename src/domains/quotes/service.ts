@@ -1,0 +1,234 @@
+// Quotes: create (Draft, gapless number), update (totals always recomputed from line items), list,
+// send (public link, optional SMS/email, lead -> Quoted).
+import { randomBytes } from 'node:crypto'
+import type postgres from 'postgres'
+import type { Static } from 'typebox'
+import type { Deps } from '../../core/deps.js'
+import type { Principal } from '../../core/access.js'
+import { AppError, notFound, validationError } from '../../core/errors.js'
+import { recordEvent } from '../../core/events.js'
+import { computeTotals } from '../../core/gst.js'
+import { centsToDollars, parseDollars } from '../../core/money.js'
+import { pageEnvelope, pageFrom } from '../../core/paging.js'
+import { addDays, sydneyDate } from '../../core/period.js'
+import { isAuMobile } from '../../core/phone.js'
+import { withTenant } from '../../db/sql.js'
+import { findLead } from '../leads/queries.js'
+import { findServices } from '../services/service.js'
+import { queueMessages, type QueuedMessage } from '../comms/deliver.js'
+import type { OutboxItem } from '../../temporal/outbox.js'
+import { findQuote, lineItemsFor, listQuoteRows, nextQuoteNumber, presentQuote, publicQuoteUrl, type QuoteRow } from './queries.js'
+import type { CreateQuoteInput, ListQuotesInput, LineItemInput, QuoteStatus, SendQuoteInput, UpdateQuoteInput } from './schema.js'
+import { markLeadStatus } from './lead-status.js'
+import { escapeHtml } from '../../core/html-escape.js'
+
+type LineInput = Static<typeof LineItemInput>
+const DEFAULT_VALIDITY_DAYS = 30
+
+interface PricedLine {
+  description: string
+  quantity: number
+  unitPriceCents: number
+  unitCostCents: number | null
+  serviceId: string | null
+}
+
+/** Resolves catalogue references and validates money; every problem is reported at once. */
+async function priceLines(tx: postgres.TransactionSql, lines: LineInput[]): Promise<PricedLine[]> {
+  const services = await findServices(tx, [...new Set(lines.map((l) => l.service_id).filter((id): id is string => !!id))])
+  const problems: string[] = []
+  const priced = lines.map((line, i) => {
+    const service = line.service_id ? services.get(line.service_id) : undefined
+    if (line.service_id && !service) problems.push(`line_items.${i}.service_id: no such service`)
+    else if (service && !service.active) problems.push(`line_items.${i}.service_id: service '${service.name}' is inactive`)
+    const description = line.description ?? service?.name
+    if (!description) problems.push(`line_items.${i}.description: is required without a service_id`)
+    if (line.unitPrice === undefined && !service) problems.push(`line_items.${i}.unitPrice: is required without a service_id`)
+    if (Math.abs(Math.round(line.quantity * 1000) - line.quantity * 1000) > 1e-6) problems.push(`line_items.${i}.quantity: use at most three decimals`)
+    const price = (v: number | undefined, field: string) => {
+      if (v === undefined) return null
+      try {
+        return parseDollars(v, `line_items.${i}.${field}`)
+      } catch (e) {
+        problems.push(...((e as AppError).extra.messages as string[]))
+        return 0
+      }
+    }
+    return {
+      description: description ?? '',
+      quantity: line.quantity,
+      unitPriceCents: price(line.unitPrice, 'unitPrice') ?? Number(service?.unit_price_cents ?? 0),
+      unitCostCents: price(line.unitCost, 'unitCost'),
+      serviceId: line.service_id ?? null,
+    }
+  })
+  if (problems.length) throw validationError(problems)
+  return priced
+}
+
+async function writeLines(tx: postgres.TransactionSql, companyId: string, quoteId: string, lines: PricedLine[]) {
+  const totals = computeTotals(lines)
+  await tx`delete from quote_line_items where quote_id = ${quoteId}`
+  await tx`insert into quote_line_items ${tx(lines.map((l, i) => ({
+    company_id: companyId, quote_id: quoteId, position: i + 1, description: l.description, quantity: l.quantity,
+    unit_price_cents: l.unitPriceCents, total_cents: totals.lineTotalsCents[i]!, unit_cost_cents: l.unitCostCents, service_id: l.serviceId,
+  })))}`
+  return totals
+}
+
+export async function loadQuote(deps: Deps, tx: postgres.TransactionSql, id: string) {
+  const row = await findQuote(tx, id, sydneyDate(deps.clock.now()))
+  if (!row) throw notFound('Quote')
+  const lines = await lineItemsFor(tx, [id])
+  return presentQuote(row, lines.get(id)!, deps.urls.siteRoot)
+}
+
+export async function createQuote(deps: Deps, principal: Principal, input: Static<typeof CreateQuoteInput>) {
+  const now = deps.clock.now()
+  const today = sydneyDate(now)
+  if (input.valid_until && input.valid_until < today) throw validationError(['valid_until: must be today or later'])
+  return withTenant(deps.db, principal.companyId, async (tx) => {
+    const lead = await findLead(tx, input.lead_id)
+    if (!lead) throw notFound('Lead')
+    const lines = await priceLines(tx, input.line_items)
+    const number = await nextQuoteNumber(tx, principal.companyId)
+    const totals = computeTotals(lines)
+    const [row] = await tx<{ id: string }[]>`
+      insert into quotes (company_id, lead_id, quote_number, status, subtotal_cents, gst_cents, total_cents, valid_until,
+                          notes, public_token, created_at, updated_at)
+      values (${principal.companyId}, ${lead.id}, ${number}, 'Draft', ${totals.subtotalCents}, ${totals.gstCents},
+              ${totals.totalCents}, ${input.valid_until ?? addDays(today, DEFAULT_VALIDITY_DAYS)}, ${input.notes ?? null},
+              ${randomBytes(24).toString('base64url')}, ${now}, ${now})
+      returning id`
+    await writeLines(tx, principal.companyId, row!.id, lines)
+    const quote = await loadQuote(deps, tx, row!.id)
+    await recordEvent(tx, { companyId: principal.companyId, type: 'quote.created', entityType: 'quote', entityId: quote.id, payload: { quote }, at: now })
+    return { quote }
+  })
+}
+
+/** Status moves through quotes.update: any, as the spec says, except out of Accepted (a signed quote stands). */
+export function assertQuoteUpdateMove(from: QuoteStatus, to: QuoteStatus) {
+  if (from === to) return
+  if (from === 'Accepted') {
+    throw new AppError('conflict', `Quote is Accepted and cannot move to ${to}; create a new quote instead.`, { current_status: from, requested_status: to })
+  }
+}
+
+export async function updateQuote(deps: Deps, principal: Principal, input: Static<typeof UpdateQuoteInput>) {
+  const now = deps.clock.now()
+  const today = sydneyDate(now)
+  if (input.status === undefined && input.line_items === undefined && input.total === undefined && input.notes === undefined && input.valid_until === undefined) {
+    throw validationError(['body: give at least one field to change besides quote_id'])
+  }
+  return withTenant(deps.db, principal.companyId, async (tx) => {
+    const current = await findQuote(tx, input.quote_id, today, { forUpdate: true })
+    if (!current) throw notFound('Quote')
+    const target = input.status ?? current.status
+    assertQuoteUpdateMove(current.status, target)
+    let totalCents = Number(current.total_cents)
+    if (input.line_items) {
+      if (current.status === 'Accepted' || current.status === 'Declined') {
+        throw new AppError('conflict', `Line items of a ${current.status} quote cannot change; create a new quote.`, { current_status: current.status })
+      }
+      const lines = await priceLines(tx, input.line_items)
+      const totals = computeTotals(lines)
+      if (input.total !== undefined && parseDollars(input.total, 'total') !== totals.totalCents) {
+        throw validationError([`total: ${input.total} does not match the line items (${centsToDollars(totals.totalCents)} incl. GST)`])
+      }
+      await writeLines(tx, principal.companyId, current.id, lines)
+      await tx`update quotes set subtotal_cents = ${totals.subtotalCents}, gst_cents = ${totals.gstCents}, total_cents = ${totals.totalCents} where id = ${current.id}`
+      totalCents = totals.totalCents
+    } else if (input.total !== undefined && parseDollars(input.total, 'total') !== totalCents) {
+      throw validationError([`total: ${input.total} does not match the line items (${centsToDollars(totalCents)} incl. GST); totals are computed from line items`])
+    }
+    const changes: Record<string, unknown> = { updated_at: now }
+    if (input.notes !== undefined) changes.notes = input.notes
+    if (input.valid_until !== undefined) changes.valid_until = input.valid_until
+    if (target !== current.status || input.status === 'Expired') changes.status = target
+    if (target === 'Accepted' && current.status !== 'Accepted') Object.assign(changes, { accepted_at: now })
+    if (target === 'Declined' && current.status !== 'Declined') Object.assign(changes, { declined_at: now })
+    if (target === 'Sent' && !current.sent_at) Object.assign(changes, { sent_at: now, sent_count: Math.max(1, current.sent_count) })
+    await tx`update quotes set ${tx(changes, ...Object.keys(changes))} where id = ${current.id}`
+    const quote = await loadQuote(deps, tx, current.id)
+    if (target !== current.status) await onStatusChange(tx, principal.companyId, current, quote, now)
+    return { quote }
+  })
+}
+
+/** Side effects of a status change, whoever made it (update, send, the public page). */
+export async function onStatusChange(tx: postgres.TransactionSql, companyId: string, before: QuoteRow, quote: ReturnType<typeof presentQuote>, now: Date) {
+  if (quote.status === 'Sent' && before.status === 'Draft') {
+    await recordEvent(tx, { companyId, type: 'quote.sent', entityType: 'quote', entityId: quote.id, payload: { quote }, at: now })
+    await markLeadStatus(tx, companyId, before.lead_id, 'Quoted', now)
+  }
+  if (quote.status === 'Accepted') {
+    await recordEvent(tx, { companyId, type: 'quote.accepted', entityType: 'quote', entityId: quote.id, payload: { quote }, at: now })
+    await markLeadStatus(tx, companyId, before.lead_id, 'Won', now)
+  }
+}
+
+export async function listQuotes(deps: Deps, principal: Principal, input: Static<typeof ListQuotesInput>) {
+  const page = pageFrom(input)
+  const today = sydneyDate(deps.clock.now())
+  const { rows, total, lines } = await withTenant(deps.db, principal.companyId, async (tx) => {
+    const { rows, total } = await listQuoteRows(tx, { status: input.status, leadId: input.lead_id }, page, today)
+    return { rows, total, lines: await lineItemsFor(tx, rows.map((r) => r.id)) }
+  })
+  const quotes = rows.map((r) => presentQuote(r, lines.get(r.id)!, deps.urls.siteRoot))
+  return { quotes, ...pageEnvelope(quotes, total, page) }
+}
+
+const SENDABLE: QuoteStatus[] = ['Draft', 'Sent', 'Viewed']
+
+export async function sendQuote(deps: Deps, principal: Principal, input: Static<typeof SendQuoteInput>) {
+  const now = deps.clock.now()
+  const today = sydneyDate(now)
+  let delivery: OutboxItem | null = null
+  const result = await withTenant(deps.db, principal.companyId, async (tx) => {
+    const current = await findQuote(tx, input.quote_id, today, { forUpdate: true })
+    if (!current) throw notFound('Quote')
+    if (!SENDABLE.includes(current.status)) {
+      throw new AppError('conflict', `A ${current.status} quote cannot be sent. Only Draft, Sent or Viewed quotes can.`, { current_status: current.status, allowed_from: SENDABLE })
+    }
+    const sendCount = current.sent_count + 1
+    const status = current.status === 'Draft' ? 'Sent' : current.status
+    await tx`update quotes set status = ${status}, sent_count = ${sendCount}, sent_at = coalesce(sent_at, ${now}), updated_at = ${now} where id = ${current.id}`
+    const quote = await loadQuote(deps, tx, current.id)
+    await onStatusChange(tx, principal.companyId, current, quote, now)
+    if (current.status !== 'Draft') {
+      await recordEvent(tx, { companyId: principal.companyId, type: 'quote.sent', entityType: 'quote', entityId: quote.id, payload: { quote, resent: true }, at: now })
+    }
+
+    const lead = (await findLead(tx, current.lead_id))!
+    const [company] = await tx<{ business_name: string }[]>`select business_name from companies`
+    const url = publicQuoteUrl(deps.urls.siteRoot, current.public_token)
+    const first = lead.name.split(/\s+/)[0] ?? lead.name
+    const note = input.message ? `${input.message}\n\n` : ''
+    const messages: QueuedMessage[] = []
+    const skipped: string[] = []
+    const base = { messageType: 'quote', leadId: lead.id, quoteId: quote.id }
+    if (input.send_sms) {
+      if (lead.phone && isAuMobile(lead.phone)) {
+        messages.push({ ...base, channel: 'sms', to: lead.phone, idempotencyKey: `quote:${quote.id}:${sendCount}:sms`,
+          body: `Hi ${first}, ${note}your quote ${quote.quoteNumber} from ${company!.business_name} for $${quote.total.toFixed(2)} incl. GST: ${url}` })
+      } else skipped.push('sms: the lead has no Australian mobile number')
+    }
+    if (input.send_email) {
+      if (lead.email) {
+        messages.push({ ...base, channel: 'email', to: lead.email, idempotencyKey: `quote:${quote.id}:${sendCount}:email`,
+          subject: `Your quote ${quote.quoteNumber} from ${company!.business_name}`,
+          body: `<p>Hi ${escapeHtml(first)},</p>${input.message ? `<p>${escapeHtml(input.message)}</p>` : ''}<p>Your quote ${quote.quoteNumber} for $${quote.total.toFixed(2)} incl. GST is ready: <a href="${url}">view, accept or decline it here</a>.</p><p>${escapeHtml(company!.business_name)}</p>`,
+          text: `Hi ${first},\n\n${note}Your quote ${quote.quoteNumber} for $${quote.total.toFixed(2)} incl. GST: ${url}\n\n${company!.business_name}` })
+      } else skipped.push('email: the lead has no email address')
+    }
+    if (messages.length) delivery = await queueMessages(tx, principal.companyId, `quote-send:${principal.companyId}:${quote.id}:${sendCount}`, messages)
+    return { quote, public_url: url, channels: messages.map((m) => m.channel), skipped }
+  })
+  if (delivery) await deps.workflows.dispatch(delivery)
+  return {
+    quote: result.quote,
+    public_url: result.public_url,
+    delivery: { workflow_id: (delivery as OutboxItem | null)?.workflow_id ?? null, channels: result.channels, skipped: result.skipped },
+  }
+}

@@ -1,0 +1,151 @@
+// The client-facing quote page: server-rendered, accessible HTML for a phone. GET shows the quote
+// (Sent -> Viewed), POST accept takes the typed name as a signature, POST decline an optional reason.
+import Router from '@koa/router'
+import type { Context } from 'koa'
+import type { Deps } from '../../core/deps.js'
+import { AppError } from '../../core/errors.js'
+import { acceptPublicQuote, declinePublicQuote, openPublicQuote, type PublicQuoteView } from '../../domains/quotes/public.js'
+import { escapeHtml as e } from './html.js'
+
+const money = new Intl.NumberFormat('en-AU', { style: 'currency', currency: 'AUD' })
+const longDate = (iso: string) => new Intl.DateTimeFormat('en-AU', { dateStyle: 'long', timeZone: 'Australia/Sydney' }).format(new Date(iso.length === 10 ? `${iso}T12:00:00+10:00` : iso))
+const formatAbn = (abn: string) => abn.replace(/^(\d{2})(\d{3})(\d{3})(\d{3})$/, '$1 $2 $3 $4')
+
+const STYLE = `
+  :root { color-scheme: light; }
+  body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 0; color: #1b1b1b; background: #f6f7f9; line-height: 1.5; }
+  main { max-width: 40rem; margin: 0 auto; padding: 1rem; }
+  header { margin-bottom: 1rem; } header p { margin: 0; color: #444; font-size: .95rem; }
+  h1 { font-size: 1.4rem; margin: .25rem 0; } h2 { font-size: 1.1rem; margin: 0 0 .5rem; }
+  .card { background: #fff; border: 1px solid #d9dce1; border-radius: .75rem; padding: 1rem; margin: 1rem 0; }
+  table { width: 100%; border-collapse: collapse; font-size: .95rem; }
+  th, td { text-align: left; padding: .5rem .25rem; border-bottom: 1px solid #e6e8eb; vertical-align: top; }
+  th.num, td.num { text-align: right; white-space: nowrap; }
+  tfoot th, tfoot td { border-bottom: 0; } tfoot tr.total th, tfoot tr.total td { font-size: 1.15rem; font-weight: 700; }
+  .status { padding: .75rem 1rem; border-radius: .5rem; font-weight: 600; }
+  .status.Accepted { background: #e3f4e8; color: #14532d; } .status.Declined, .status.Expired { background: #fdecec; color: #7f1d1d; }
+  .status.Sent, .status.Viewed { background: #e8f0fe; color: #1e3a8a; }
+  label { display: block; font-weight: 600; margin-bottom: .25rem; }
+  input[type=text], textarea { width: 100%; box-sizing: border-box; font-size: 1.1rem; padding: .75rem; border: 1px solid #8a8f98; border-radius: .5rem; }
+  button { width: 100%; font-size: 1.1rem; padding: .9rem; margin-top: .75rem; border: 0; border-radius: .5rem; cursor: pointer; }
+  button.accept { background: #15803d; color: #fff; } button.decline { background: #fff; color: #7f1d1d; border: 2px solid #7f1d1d; }
+  details summary { cursor: pointer; color: #7f1d1d; font-weight: 600; padding: .5rem 0; }
+  .error { background: #fdecec; color: #7f1d1d; border-radius: .5rem; padding: .75rem; }
+  .muted { color: #555; font-size: .9rem; }
+  :focus-visible { outline: 3px solid #2563eb; outline-offset: 2px; }
+`
+
+function render(v: PublicQuoteView, token: string, error?: string): string {
+  const q = v.quote
+  const answerable = q.status === 'Sent' || q.status === 'Viewed'
+  const statusText: Record<string, string> = {
+    Sent: `Valid until ${longDate(q.validUntil)}`,
+    Viewed: `Valid until ${longDate(q.validUntil)}`,
+    Accepted: `Accepted by ${q.acceptedName ?? ''} on ${q.acceptedAt ? longDate(q.acceptedAt) : ''}. Thank you! ${v.business.name} will be in touch to book the work.`,
+    Declined: `Declined${q.declinedAt ? ` on ${longDate(q.declinedAt)}` : ''}. Thanks for letting us know.`,
+    Expired: `This quote expired on ${longDate(q.validUntil)} and can no longer be accepted. Contact ${v.business.name} for a new quote.`,
+    Draft: '',
+  }
+  const rows = q.lineItems.map((l) => `<tr><td>${e(l.description)}</td><td class="num">${e(l.quantity)}</td><td class="num">${money.format(l.unitPrice)}</td><td class="num">${money.format(l.total)}</td></tr>`).join('')
+  const contact = [v.business.phone, v.business.email].filter(Boolean).map(e).join(' · ')
+  return `<!doctype html>
+<html lang="en-AU">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>Quote ${e(q.quoteNumber)} from ${e(v.business.name)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<main>
+<header>
+  <p>${e(v.business.name)}${v.business.abn ? ` · ABN ${e(formatAbn(v.business.abn))}` : ''}</p>
+  ${contact ? `<p>${contact}</p>` : ''}
+  <h1>Quote ${e(q.quoteNumber)}</h1>
+  <p>For ${e(v.client.name)}${v.client.suburb ? `, ${e(v.client.suburb)}` : ''} · ${e(longDate(q.createdAt))}</p>
+</header>
+<p class="status ${e(q.status)}" role="status" id="quote-status" data-status="${e(q.status)}">${e(statusText[q.status] ?? q.status)}</p>
+${error ? `<p class="error" role="alert">${e(error)}</p>` : ''}
+<section class="card" aria-labelledby="items-heading">
+  <h2 id="items-heading">What's included</h2>
+  <table>
+    <thead><tr><th scope="col">Item</th><th scope="col" class="num">Qty</th><th scope="col" class="num">Unit price</th><th scope="col" class="num">Amount</th></tr></thead>
+    <tbody>${rows}</tbody>
+    <tfoot>
+      <tr><th scope="row" colspan="3">Subtotal (ex GST)</th><td class="num" id="subtotal">${money.format(q.subtotal)}</td></tr>
+      <tr><th scope="row" colspan="3">GST (10%)</th><td class="num" id="gst">${money.format(q.gst)}</td></tr>
+      <tr class="total"><th scope="row" colspan="3">Total (incl. GST)</th><td class="num" id="total">${money.format(q.total)}</td></tr>
+    </tfoot>
+  </table>
+  ${q.notes ? `<p>${e(q.notes)}</p>` : ''}
+  <p class="muted">Valid until ${e(longDate(q.validUntil))}. Prices in Australian dollars.</p>
+</section>
+${answerable ? `
+<section class="card" aria-labelledby="accept-heading">
+  <h2 id="accept-heading">Accept this quote</h2>
+  <form method="post" action="/q/${e(token)}/accept">
+    <label for="signature">Type your full name to accept</label>
+    <input type="text" id="signature" name="name" autocomplete="name" required minlength="2" maxlength="200">
+    <p class="muted">Typing your name is your signature. We record it with the time and your internet address.</p>
+    <button type="submit" class="accept">Accept quote for ${money.format(q.total)}</button>
+  </form>
+</section>
+<section class="card">
+  <details>
+    <summary>Decline this quote</summary>
+    <form method="post" action="/q/${e(token)}/decline">
+      <label for="reason">Reason (optional)</label>
+      <textarea id="reason" name="reason" rows="3" maxlength="1000"></textarea>
+      <button type="submit" class="decline">Decline quote</button>
+    </form>
+  </details>
+</section>` : ''}
+</main>
+</body>
+</html>`
+}
+
+function headers(ctx: Context) {
+  ctx.set({
+    'Cache-Control': 'no-store',
+    'Referrer-Policy': 'no-referrer', // the token is the credential: never leak it in a Referer
+    'X-Robots-Tag': 'noindex',
+    'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+  })
+  ctx.type = 'html'
+}
+
+async function answer(ctx: Context, deps: Deps, act: () => Promise<PublicQuoteView>) {
+  const token = ctx.params.token!
+  headers(ctx)
+  try {
+    await act()
+    ctx.status = 303
+    ctx.redirect(`/q/${token}`)
+  } catch (error) {
+    if (!(error instanceof AppError) || error.code === 'not_found' || error.code === 'internal_error') throw error
+    // Show the page again with the reason (expired, already answered, name missing).
+    const v = await openPublicQuote(deps, token)
+    ctx.status = error.status
+    ctx.body = render(v, token, error.message)
+  }
+}
+
+export function quotePages(deps: Deps): Router {
+  const router = new Router({ prefix: '/q' })
+  router.get('/:token', async (ctx) => {
+    const v = await openPublicQuote(deps, ctx.params.token!)
+    headers(ctx)
+    ctx.body = render(v, ctx.params.token!)
+  })
+  router.post('/:token/accept', (ctx) => {
+    const body = (ctx.request as { body?: Record<string, unknown> }).body ?? {}
+    return answer(ctx, deps, () => acceptPublicQuote(deps, ctx.params.token!, { name: String(body.name ?? ''), ip: ctx.ip }))
+  })
+  router.post('/:token/decline', (ctx) => {
+    const body = (ctx.request as { body?: Record<string, unknown> }).body ?? {}
+    return answer(ctx, deps, () => declinePublicQuote(deps, ctx.params.token!, body.reason ? String(body.reason) : null))
+  })
+  return router
+}
