@@ -79,8 +79,7 @@ export async function updateJob(deps: Deps, principal: Principal, input: Static<
     }
     const scheduled = fields.scheduled_date === undefined ? before.scheduled_date : fields.scheduled_date ? new Date(fields.scheduled_date) : null
     // Setting a date on a Quoted job schedules it (the spec leaves this move open; see decisions).
-    let target: JobStatus = fields.status ?? (before.status === 'Quoted' && fields.scheduled_date ? 'Scheduled' : before.status)
-    if (fields.status === undefined && before.status === 'Scheduled' && fields.scheduled_date === null) target = 'Quoted'
+    const target: JobStatus = fields.status ?? (before.status === 'Quoted' && fields.scheduled_date ? 'Scheduled' : before.status)
     if (target !== before.status || (target === 'Scheduled' && fields.scheduled_date)) assertJobMove(before.status, target)
     if (target === 'Scheduled' && !scheduled) throw validationError(['scheduled_date: a Scheduled job needs a date'])
 
