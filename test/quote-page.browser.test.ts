@@ -68,7 +68,8 @@ describe('public quote page at phone width', () => {
     expect(await page.locator('#total').textContent()).toBe('$2,220.61')
     expect(await page.locator('#quote-status').getAttribute('data-status')).toBe('Viewed')
     // Fits a phone: no horizontal scrolling.
-    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true)
+    // Runs in the page (a string keeps DOM types out of this Node project).
+    expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true)
     await page.screenshot({ path: `${SHOTS}/quote-viewed-phone.png`, fullPage: true })
 
     // Opening it again does not move viewed_at.
@@ -143,6 +144,22 @@ describe('public quote page at phone width', () => {
     } finally {
       clock.set(new Date())
     }
+  })
+
+  it('Sent -> Accepted straight from the link (never viewed); an answered quote cannot be answered again', async () => {
+    const quote = await sentQuote()
+    const form = { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, redirect: 'manual' as const }
+    const accepted = await fetch(`${quote.url}/accept`, { ...form, body: 'name=Morgan+Blake' })
+    expect(accepted.status).toBe(303)
+    const [row] = await app.owner`select status, accepted_name from quotes where id = ${quote.id}`
+    expect(row).toMatchObject({ status: 'Accepted', accepted_name: 'Morgan Blake' })
+    const declined = await fetch(`${quote.url}/decline`, { ...form, body: 'reason=changed+my+mind' })
+    expect(declined.status).toBe(409)
+    expect(await declined.text()).toContain('already Accepted')
+    const again = await fetch(`${quote.url}/accept`, { ...form, body: 'name=Someone+Else' })
+    expect(again.status).toBe(409)
+    const [after] = await app.owner`select status, accepted_name from quotes where id = ${quote.id}`
+    expect(after).toMatchObject({ status: 'Accepted', accepted_name: 'Morgan Blake' })
   })
 
   it('an unknown or Draft quote has no page', async () => {

@@ -175,6 +175,25 @@ describe('quote numbering', () => {
   })
 })
 
+describe('tenancy', () => {
+  it('another company\'s quote ids give not_found on every quote tool', async () => {
+    const { quote } = await tool(client, 'quotes.create', { lead_id: leadId, line_items: items })
+    const other = await onboard(app, { plan: 'business', stripe_payment_method_id: 'pm_card_visa' })
+    const otherClient = await connectHttp(app, other.api_key)
+    try {
+      expect((await toolError(otherClient, 'quotes.update', { quote_id: quote.id, notes: 'x' })).error).toBe('not_found')
+      expect((await toolError(otherClient, 'quotes.send', { quote_id: quote.id })).error).toBe('not_found')
+      expect((await tool(otherClient, 'quotes.list', {})).total).toBe(0)
+      expect((await tool(otherClient, 'quotes.list', { lead_id: leadId })).total).toBe(0)
+      const svc = (await tool(client, 'services.create', { name: 'Mine', price: 1 })).service
+      expect((await toolError(otherClient, 'services.update', { service_id: svc.id, price: 2 })).error).toBe('not_found')
+      expect((await toolError(otherClient, 'quotes.create', { lead_id: leadId, line_items: [{ service_id: svc.id, quantity: 1 }] })).error).toBe('not_found')
+    } finally {
+      await otherClient.close()
+    }
+  })
+})
+
 describe('GET /api/v1/quotes', () => {
   it('matches the spec\'s query parameters and defaults', async () => {
     const res = await app.call('GET', '/api/v1/quotes', { key: company.api_key })
