@@ -1,12 +1,13 @@
 // Shared benchmark plumbing: a real service (its own database, an embedded or given Temporal) and
 // autocannon run as a separate process so the load generator does not share the server's event loop.
 import { spawn } from 'node:child_process'
-import { mkdtempSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pino } from 'pino'
 import { loadConfig } from '../src/config.js'
+import { connect, type Sql } from '../src/db/sql.js'
 import { startRuntime, type Runtime } from '../src/runtime.js'
 import { startDevServer, type DevServer } from '../src/temporal/dev-server.js'
 
@@ -21,30 +22,70 @@ export async function freePort(): Promise<number> {
 
 export interface BenchService {
   runtime: Runtime
+  /** API base URL of the running service, e.g. http://127.0.0.1:1234 */
+  base: string
+  /** A business-plan company's key; its monthly quota is lifted so long runs are never refused. */
+  key: string
+  companyId: string
+  /** Superuser connection to the benchmark database. */
+  owner: Sql
+  /** Writes bench/results/<name>.json and prints the report. */
+  report(name: string, report: Record<string, unknown>): void
+  /** Stops the service and drops its database. */
   stop(): Promise<void>
 }
 
-/** Starts the whole service as `npm start` would, logging at info to /dev/null (the cost stays, the noise goes). */
-export async function startBenchService(database: string): Promise<BenchService> {
+const ADMIN_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
+
+/**
+ * Starts the whole service as `npm start` would (its own database, logging at info to /dev/null:
+ * the cost stays, the noise goes) and onboards one business company.
+ */
+export async function startBenchService(businessName: string): Promise<BenchService> {
+  const database = `tradie_bench_${Date.now()}`
   let dev: DevServer | null = null
   let address = process.env.TEMPORAL_ADDRESS
   if (!address) {
     dev = await startDevServer({ port: await freePort(), uiPort: await freePort(), dataDir: mkdtempSync(join(tmpdir(), 'bench-temporal-')) })
     address = dev.address
   }
-  const base = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres')
-  base.pathname = `/${database}`
+  const dbUrl = new URL(ADMIN_URL)
+  dbUrl.pathname = `/${database}`
   const config = loadConfig({}, {
-    PORT: 0, HOST: '127.0.0.1', DATABASE_URL: base.toString(), LOG_LEVEL: 'info',
+    PORT: 0, HOST: '127.0.0.1', DATABASE_URL: dbUrl.toString(), LOG_LEVEL: 'info',
     RATE_LIMIT_PER_MINUTE: 100_000_000, TEMPORAL_TASK_QUEUE: `bench-${Date.now()}`,
   })
   const logger = pino({ level: 'info' }, pino.destination('/dev/null'))
   const runtime = await startRuntime({ config, temporalAddress: address, logger })
+  const base = runtime.url!
+  const res = await fetch(`${base}/api/v1/onboard`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ business_name: businessName, email: `bench+${Date.now()}@example.com.au`, plan: 'business', stripe_payment_method_id: 'pm_card_visa' }),
+  })
+  const { api_key: key, company_id: companyId } = (await res.json()) as { api_key: string; company_id: string }
+  const owner = connect(dbUrl.toString(), { max: 2 })
+  // An operator override: every call is still counted (the same atomic increment), none refused.
+  await owner`update companies set api_call_limit_override = 2000000000 where id = ${companyId}`
   return {
     runtime,
+    base,
+    key,
+    companyId,
+    owner,
+    report(name, report) {
+      const full = { date: new Date().toISOString(), machine: `${process.platform} ${process.arch}, node ${process.version}`, ...report }
+      console.log(JSON.stringify(full, null, 2))
+      mkdirSync('bench/results', { recursive: true })
+      writeFileSync(`bench/results/${name}.json`, JSON.stringify(full, null, 2) + '\n')
+    },
     async stop() {
+      await owner.end()
       await runtime.stop()
       await dev?.stop()
+      const admin = connect(ADMIN_URL, { max: 1 })
+      await admin.unsafe(`drop database if exists "${database}" with (force)`)
+      await admin.end()
     },
   }
 }

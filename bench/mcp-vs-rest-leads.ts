@@ -1,23 +1,12 @@
 // The same read two ways on the same data: MCP tools/call leads.list vs REST GET /leads (50 leads
 // per page out of 200). Run: npx tsx bench/mcp-vs-rest-leads.ts
-import { mkdirSync, writeFileSync } from 'node:fs'
-import { connect } from '../src/db/sql.js'
 import { autocannon, startBenchService } from './harness.js'
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 20)
-const database = `tradie_bench_${Date.now()}`
-const service = await startBenchService(database)
-const base = service.runtime.url!
-const onboard = await fetch(`${base}/api/v1/onboard`, {
-  method: 'POST',
-  headers: { 'content-type': 'application/json' },
-  body: JSON.stringify({ business_name: 'Bench Plumbing', email: `bench+${Date.now()}@example.com.au`, plan: 'business', stripe_payment_method_id: 'pm_card_visa' }),
-})
-const { api_key: key, company_id: companyId } = (await onboard.json()) as { api_key: string; company_id: string }
-const owner = connect(service.runtime.deps.config.DATABASE_URL, { max: 1 })
-await owner`update companies set api_call_limit_override = 2000000000 where id = ${companyId}`
-const auth = { authorization: `Bearer ${key}` }
+const service = await startBenchService('Bench Plumbing')
+const base = service.base
+const auth = { authorization: `Bearer ${service.key}` }
 for (let i = 0; i < 200; i++) {
   // No phone or email: this benchmark is about reads, not the instant-response automation.
   await fetch(`${base}/api/v1/leads`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ name: `Lead ${i}`, suburb: 'Parramatta', priority: i % 4 ? 'Normal' : 'Urgent' }) })
@@ -36,20 +25,11 @@ await autocannon(`${base}/api/v1/mcp`, { connections, seconds: 2, ...mcpOptions 
 const rest = await autocannon(restUrl, { connections, seconds, headers: auth })
 const mcp = await autocannon(`${base}/api/v1/mcp`, { connections, seconds, ...mcpOptions })
 
-const report = {
-  date: new Date().toISOString(),
-  machine: `${process.platform} ${process.arch}, node ${process.version}`,
+service.report('mcp-vs-rest-leads', {
   connections, seconds, leads: 200, page_size: 50,
   rest_get_leads: rest,
   mcp_tools_call_leads_list: mcp,
   ratio_rps_mcp_over_rest: Math.round((mcp.requestsPerSecond / rest.requestsPerSecond) * 1000) / 1000,
-  ratio_p99_mcp_over_rest: Math.round((mcp.p99 / Math.max(rest.p99, 0.001)) * 100) / 100,
-}
-console.log(JSON.stringify(report, null, 2))
-mkdirSync('bench/results', { recursive: true })
-writeFileSync('bench/results/mcp-vs-rest-leads.json', JSON.stringify(report, null, 2) + '\n')
-await owner.end()
+  ratio_p99_mcp_over_rest: Math.round((mcp.p99 / Math.max(rest.p99, 1)) * 100) / 100,
+})
 await service.stop()
-const admin = connect(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres', { max: 1 })
-await admin.unsafe(`drop database if exists "${database}" with (force)`)
-await admin.end()

@@ -54,3 +54,8 @@ export function pageEnvelope<T extends { createdAt: string; id: string }>(items:
     : null
   return { total, limit: page.limit, offset: page.after ? 0 : page.offset, nextCursor }
 }
+
+/** A case-insensitive "contains" pattern for ILIKE, with the caller's % and _ taken literally. */
+export function containsPattern(text: string | undefined): string | null {
+  return text ? `%${text.replace(/[%_\\]/g, (c) => `\\${c}`)}%` : null
+}

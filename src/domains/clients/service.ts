@@ -4,7 +4,7 @@ import type { Static } from 'typebox'
 import type { Deps } from '../../core/deps.js'
 import type { Principal } from '../../core/access.js'
 import { centsToDollars } from '../../core/money.js'
-import { keysetAfter, limitOffset, pageEnvelope, pageFrom } from '../../core/paging.js'
+import { containsPattern, keysetAfter, limitOffset, pageEnvelope, pageFrom } from '../../core/paging.js'
 import { withTenant } from '../../db/sql.js'
 import type { ListClientsInput } from './schema.js'
 
@@ -24,7 +24,7 @@ interface ClientRow {
 
 export async function listClients(deps: Deps, principal: Principal, input: Static<typeof ListClientsInput>, require: 'any_job' | 'completed_job') {
   const page = pageFrom(input)
-  const search = input.search ? `%${input.search.replace(/[%_\\]/g, (c) => `\\${c}`)}%` : null
+  const search = containsPattern(input.search)
   const { rows, total } = await withTenant(deps.db, principal.companyId, async (tx) => {
     const where = tx`
       where exists (select 1 from jobs j where j.lead_id = l.id ${require === 'completed_job' ? tx`and j.status = 'Completed'` : tx``})

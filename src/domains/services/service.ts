@@ -5,7 +5,7 @@ import type { Deps } from '../../core/deps.js'
 import type { Principal } from '../../core/access.js'
 import { notFound, validationError } from '../../core/errors.js'
 import { centsToDollars, parseDollars } from '../../core/money.js'
-import { keysetAfter, limitOffset, pageEnvelope, pageFrom } from '../../core/paging.js'
+import { containsPattern, keysetAfter, limitOffset, pageEnvelope, pageFrom } from '../../core/paging.js'
 import { withTenant } from '../../db/sql.js'
 import type { CreateServiceInput, ListServicesInput, UpdateServiceInput } from './schema.js'
 
@@ -45,7 +45,7 @@ export async function findServices(tx: postgres.TransactionSql, ids: string[]): 
 
 export async function listServices(deps: Deps, principal: Principal, input: Static<typeof ListServicesInput>) {
   const page = pageFrom(input)
-  const search = input.search ? `%${input.search.replace(/[%_\\]/g, (c) => `\\${c}`)}%` : null
+  const search = containsPattern(input.search)
   const { rows, total } = await withTenant(deps.db, principal.companyId, async (tx) => {
     const where = tx`
       where (${input.active ?? null}::boolean is null or active = ${input.active ?? null})
