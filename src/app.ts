@@ -15,16 +15,19 @@ import { buildAgentCard, buildMcpServerCard } from './transports/wellknown.js'
 import { sandboxPaymentPages } from './transports/pages/sandbox-payments.js'
 import { quotePages } from './transports/pages/quote-page.js'
 import { mcpRouter } from './transports/mcp/http.js'
-import { mcpSseRouter } from './transports/mcp/sse.js'
+import { mcpSseRouter, type LocalSseSessions } from './transports/mcp/sse.js'
+import type { SseBus } from './transports/mcp/sse-bus.js'
 
 export interface AppOptions {
   /** Health of parts outside the database (the Temporal connection). */
   readiness?: () => Promise<Record<string, boolean>>
+  /** Legacy SSE streams held here, and the cross-instance route for their responses. */
+  sse: { sessions: LocalSseSessions; bus: SseBus }
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/
 
-export function createApp(deps: Deps, registry: Registry, options: AppOptions = {}): Koa {
+export function createApp(deps: Deps, registry: Registry, options: AppOptions): Koa {
   const app = new Koa({ proxy: deps.config.TRUST_PROXY })
   const limiter = new KeyRateLimiter(deps.config.RATE_LIMIT_PER_MINUTE)
   // Koa's own stream errors: a client hanging up on an SSE stream is normal, anything else is logged.
@@ -70,7 +73,7 @@ export function createApp(deps: Deps, registry: Registry, options: AppOptions = 
   })
 
   // MCP reads its own raw body: a parse error there is JSON-RPC -32700, not a REST validation_error.
-  for (const router of [mcpRouter(deps, registry, limiter), mcpSseRouter(deps, registry, limiter, deps.config.MCP_SSE_KEEPALIVE_MS)]) {
+  for (const router of [mcpRouter(deps, registry, limiter), mcpSseRouter(deps, registry, limiter, options.sse.sessions, options.sse.bus)]) {
     app.use(router.routes())
     app.use(router.allowedMethods({ throw: true }))
   }

@@ -17,6 +17,8 @@ import { connectClient, ensureSearchAttributes } from './temporal/connection.js'
 import { WorkflowDispatcher } from './temporal/outbox.js'
 import { startWorker, type RunningWorker } from './temporal/worker.js'
 import { API_PREFIX } from './transports/rest.js'
+import { LocalSseSessions } from './transports/mcp/sse.js'
+import { SseBus } from './transports/mcp/sse-bus.js'
 
 export interface RuntimeOptions {
   config: Config
@@ -72,6 +74,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
 
   let server: Server | null = null
   let url: string | null = null
+  let sseBus: SseBus | null = null
   if (options.api ?? true) {
     // Listen first so that, with PORT=0 (tests), the public URLs carry the real port.
     server = createServer()
@@ -82,11 +85,15 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       urls.siteRoot = `http://localhost:${port}`
       urls.apiBase = `${urls.siteRoot}${API_PREFIX}`
     }
+    const sessions = new LocalSseSessions()
+    sseBus = new SseBus(db, logger, (id, message) => sessions.write(id, message), Math.max(3 * config.MCP_SSE_KEEPALIVE_MS, 30_000))
+    await sseBus.start()
     const app = createApp(deps, createRegistry(options.extraOperations), {
       readiness: async () => {
         await client.connection.workflowService.getSystemInfo({})
         return { temporal: true }
       },
+      sse: { sessions, bus: sseBus },
     })
     server.on('request', app.callback())
   }
@@ -95,7 +102,11 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     deps,
     url,
     async stop() {
-      if (server) await new Promise<void>((resolve) => server!.close(() => resolve()))
+      if (server) {
+        server.closeAllConnections() // open SSE streams would otherwise hold close() forever
+        await new Promise<void>((resolve) => server!.close(() => resolve()))
+      }
+      await sseBus?.stop()
       await workflows.stopRelay()
       if (worker) await worker.stop()
       await client.connection.close()

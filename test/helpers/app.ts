@@ -31,6 +31,8 @@ export interface Reply {
 }
 
 export interface TestAppOptions {
+  /** Run as a second instance on another app's database (that app creates and drops it). */
+  shareDatabaseOf?: TestApp
   /** Run the outbox relay on its timer (default true); tests that drive it by hand turn it off. */
   relay?: boolean
   config?: Partial<Config>
@@ -40,8 +42,8 @@ export interface TestAppOptions {
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const suffix = randomBytes(5).toString('hex')
-  const dbUrl = new URL(OWNER_BASE)
-  dbUrl.pathname = `/tradie_test_${suffix}`
+  const dbUrl = new URL(options.shareDatabaseOf?.config.DATABASE_URL ?? OWNER_BASE)
+  if (!options.shareDatabaseOf) dbUrl.pathname = `/tradie_test_${suffix}`
   const config = loadConfig(
     {},
     {
@@ -49,7 +51,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       HOST: '127.0.0.1',
       DATABASE_URL: dbUrl.toString(),
       LOG_LEVEL: 'info',
-      TEMPORAL_TASK_QUEUE: `test-${suffix}`,
+      TEMPORAL_TASK_QUEUE: options.shareDatabaseOf?.config.TEMPORAL_TASK_QUEUE ?? `test-${suffix}`,
       ONBOARD_LIMIT_PER_HOUR: 10_000,
       RATE_LIMIT_PER_MINUTE: 10_000,
       OUTBOX_RELAY_INTERVAL_MS: 500,
@@ -104,6 +106,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     async stop() {
       await runtime.stop()
       await owner.end()
+      if (options.shareDatabaseOf) return
       const admin = connect(OWNER_BASE, { max: 1 })
       await admin.unsafe(`drop database if exists "tradie_test_${suffix}" with (force)`)
       await admin.end()
