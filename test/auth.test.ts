@@ -62,6 +62,16 @@ describe('403 forbidden', () => {
     })
   }
 
+  it('the real list endpoints refuse a key without their scope', async () => {
+    const company = await onboard(app)
+    for (const [scope, path] of [['leads', '/api/v1/leads'], ['quotes', '/api/v1/quotes'], ['jobs', '/api/v1/jobs'], ['clients', '/api/v1/clients']] as const) {
+      const key = await keyWith(company.api_key, SCOPES.filter((s) => s !== scope), 'admin')
+      const res = await app.call('GET', path, { key })
+      expect(res.status, path).toBe(403)
+      expect(res.body).toMatchObject({ error: 'forbidden', missing: { scope } })
+    }
+  })
+
   it('names a missing write or admin permission', async () => {
     const company = await onboard(app)
     const reader = await keyWith(company.api_key, ['leads'], 'read')

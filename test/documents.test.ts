@@ -68,11 +68,26 @@ describe('discovery documents', () => {
   })
 })
 
+/** A lead with a sent quote and a completed job, so list responses are not empty. */
+async function seedQuoteAndJob(app: TestApp, companyId: string) {
+  const { createQuote, sendQuote } = await import('../src/domains/quotes/service.js')
+  const { createJob, completeJob } = await import('../src/domains/jobs/service.js')
+  const { createLead } = await import('../src/domains/leads/service.js')
+  const deps = app.runtime.deps
+  const principal = { companyId } as any
+  const { lead } = await createLead(deps, principal, { name: 'Seeded Client', email: 'seed@example.com' }, null)
+  const { quote } = await createQuote(deps, principal, { lead_id: lead.id, line_items: [{ description: 'Work', quantity: 2, unitPrice: 150 }] })
+  await sendQuote(deps, principal, { quote_id: quote.id })
+  const { job } = await createJob(deps, principal, { lead_id: lead.id, quote_id: quote.id })
+  await completeJob(deps, principal, { job_id: job.id })
+}
+
 describe('responses match their documented schemas', () => {
   it('for every endpoint built so far', async () => {
     const onboardRes = await app.call('POST', '/api/v1/onboard', { body: { business_name: 'Contract Test Co', email: `contract+${Date.now()}@example.com`, plan: 'starter', stripe_payment_method_id: 'pm_card_visa' } })
     const key = onboardRes.body.api_key
     const pro = await onboard(app, { plan: 'professional', stripe_payment_method_id: 'pm_card_visa' })
+    await seedQuoteAndJob(app, pro.company_id)
     const calls: [string, { status: number; body: unknown }][] = [
       ['onboard', onboardRes],
       ['billing.list_plans', await app.call('GET', '/api/v1/plans')],
@@ -84,6 +99,9 @@ describe('responses match their documented schemas', () => {
       ['keys.list', await app.call('GET', '/api/v1/keys', { key })],
       ['leads.create', await app.call('POST', '/api/v1/leads', { key: pro.api_key, body: { name: 'Contract Lead', phone: '0400 000 000', email: 'c@example.com' } })],
       ['leads.list', await app.call('GET', '/api/v1/leads', { key: pro.api_key })],
+      ['quotes.list', await app.call('GET', '/api/v1/quotes', { key: pro.api_key })],
+      ['jobs.list', await app.call('GET', '/api/v1/jobs', { key: pro.api_key })],
+      ['clients.list_completed', await app.call('GET', '/api/v1/clients', { key: pro.api_key })],
     ]
     for (const [name, res] of calls) {
       const op = registry.get(name)!

@@ -132,5 +132,3 @@ export async function listJobs(deps: Deps, principal: Principal, input: Static<t
   const jobs = rows.map(presentJob)
   return { jobs, ...pageEnvelope(jobs, total, page) }
 }
-
-export { loadJob }
