@@ -2,6 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { onboard, startTestApp, type TestApp } from './helpers/app.js'
+import { waitFor } from './helpers/wait.js'
 import { rpc } from './helpers/mcp.js'
 import { connectClient } from '../src/temporal/connection.js'
 import type { Client } from '@temporalio/client'
@@ -24,14 +25,6 @@ const createViaMcp = async (args: Record<string, unknown>) => {
   return res.body.result.structuredContent.lead as { id: string; status: string; createdAt: string }
 }
 
-async function waitFor<T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const v = await fn()
-    if (ok(v) || Date.now() > deadline) return v
-    await new Promise((r) => setTimeout(r, 100))
-  }
-}
 
 const messagesFor = (leadId: string) =>
   app.owner`select channel, to_address, provider, status, body, subject, handed_to_provider_at from communications where lead_id = ${leadId} order by channel`

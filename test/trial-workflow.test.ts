@@ -1,6 +1,7 @@
 // The trial lifecycle runs as a real Temporal workflow, started through the outbox.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { onboard, startTestApp, type TestApp } from './helpers/app.js'
+import { waitFor } from './helpers/wait.js'
 import { withTenant } from '../src/db/sql.js'
 import { enqueueWorkflow } from '../src/temporal/outbox.js'
 import { connectClient } from '../src/temporal/connection.js'
@@ -13,14 +14,6 @@ beforeAll(async () => {
 })
 afterAll(() => app?.stop())
 
-async function waitFor<T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const v = await fn()
-    if (ok(v) || Date.now() > deadline) return v
-    await new Promise((r) => setTimeout(r, 200))
-  }
-}
 
 describe('trial lifecycle workflow', () => {
   it('expires an unpaid trial, visible by CompanyId in Temporal, and the company falls back to free', async () => {
