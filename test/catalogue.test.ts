@@ -11,8 +11,8 @@ const registry = createRegistry()
 describe('tool catalogue', () => {
   it('matches the reviewed snapshot', async () => {
     const catalogue = registry.mcpTools().map((op) => {
-      const { name, description, inputSchema, annotations } = describeTool(op, { underscoreNames: false })
-      return { name, description, inputSchema, annotations, cost: op.cost, access: op.access, available: !op.planned }
+      const { name, description, inputSchema, outputSchema, annotations } = describeTool(op, { underscoreNames: false })
+      return { name, description, inputSchema, outputSchema, annotations, cost: op.cost, access: op.access, available: !op.planned }
     })
     await expect(JSON.stringify(catalogue, null, 2) + '\n').toMatchFileSnapshot('./__snapshots__/tool-catalogue.json')
   })

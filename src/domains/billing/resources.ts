@@ -15,6 +15,6 @@ const COUNTED: Record<string, string> = {
 const query = `select ${Object.entries(COUNTED).map(([name, q]) => `(${q}) as "${name}"`).join(', ')}`
 
 export async function countResources(tx: postgres.TransactionSql): Promise<Record<string, number>> {
-  const [row] = await tx.unsafe<Record<string, number>[]>(query)
+  const [row] = await tx.unsafe<Record<string, number>[]>(query, [], { prepare: true }) // planned once per connection
   return row ?? {}
 }

@@ -21,6 +21,8 @@ export function describeTool(op: AnyOperation, view: Pick<CatalogueView, 'unders
     title: op.title,
     description: op.description,
     inputSchema: plain(op.input),
+    // Clients that know outputSchema (2025-06-18 on) validate structuredContent against it.
+    ...(op.planned ? {} : { outputSchema: plain(op.output) }),
     annotations: { title: op.title, ...op.annotations },
     _meta: {
       toolset: op.domain,
