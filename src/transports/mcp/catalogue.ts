@@ -15,9 +15,11 @@ export interface CatalogueView {
 
 export const toUnderscore = (name: string) => name.replace('.', '_')
 
-export function describeTool(op: AnyOperation, view: Pick<CatalogueView, 'underscoreNames'>) {
+type ToolDescription = ReturnType<typeof buildDescription>
+
+function buildDescription(op: AnyOperation, underscoreNames: boolean) {
   return {
-    name: view.underscoreNames ? toUnderscore(op.name) : op.name,
+    name: underscoreNames ? toUnderscore(op.name) : op.name,
     title: op.title,
     description: op.description,
     inputSchema: plain(op.input),
@@ -30,6 +32,18 @@ export function describeTool(op: AnyOperation, view: Pick<CatalogueView, 'unders
       ...(op.planned ? { available: false, capability: op.planned.capability } : { available: true }),
     },
   }
+}
+
+// Descriptions never change while the process runs: build each once, not on every tools/list.
+const described = new WeakMap<AnyOperation, { dotted: ToolDescription; underscore: ToolDescription }>()
+
+export function describeTool(op: AnyOperation, view: Pick<CatalogueView, 'underscoreNames'>): ToolDescription {
+  let d = described.get(op)
+  if (!d) {
+    d = { dotted: buildDescription(op, false), underscore: buildDescription(op, true) }
+    described.set(op, d)
+  }
+  return view.underscoreNames ? d.underscore : d.dotted
 }
 
 export function filteredTools(registry: Registry, view: CatalogueView): AnyOperation[] {
