@@ -1,5 +1,6 @@
 // Domain events go to event_outbox in the same transaction as the change, for the webhooks
-// capability to deliver. Canonical names are the REST ones; the MCP tool's names are aliases.
+// capability to deliver. Canonical names are the REST ones (the MCP tool's lead_created style names
+// become aliases when webhooks are built).
 import type postgres from 'postgres'
 
 export const EVENT_TYPES = [
@@ -8,10 +9,6 @@ export const EVENT_TYPES = [
 ] as const
 export type EventType = (typeof EVENT_TYPES)[number]
 
-/** The MCP webhooks.subscribe names (lead_created ...) mapped to canonical ones. */
-export const EVENT_ALIASES: Record<string, EventType> = Object.fromEntries(
-  EVENT_TYPES.map((t) => [t.replace('.', '_'), t]),
-) as Record<string, EventType>
 
 export async function recordEvent(
   tx: postgres.TransactionSql,

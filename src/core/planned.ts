@@ -6,6 +6,8 @@ import Type from 'typebox'
 import { AppError } from './errors.js'
 import { defineOperation, type Access, type AnyOperation, type CostClass, type McpAnnotations } from './operation.js'
 
+export { READ, SEND, WRITE } from './annotations.js'
+
 export interface PlannedTool {
   name: string
   title: string
@@ -35,9 +37,3 @@ export function plannedTool(tool: PlannedTool): AnyOperation {
     },
   })
 }
-
-/** Annotations for the common cases. */
-export const READ: McpAnnotations = { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false }
-export const WRITE: McpAnnotations = { readOnlyHint: false, idempotentHint: false, destructiveHint: false, openWorldHint: false }
-/** Writes that reach the outside world (SMS, email, payment processors, partner systems). */
-export const SEND: McpAnnotations = { readOnlyHint: false, idempotentHint: false, destructiveHint: false, openWorldHint: true }

@@ -1,6 +1,6 @@
 import Type from 'typebox'
 import { defineOperation } from '../../core/operation.js'
-import { SEND } from '../../core/planned.js'
+import { SEND } from '../../core/annotations.js'
 import { notFound } from '../../core/errors.js'
 import { withTenant } from '../../db/sql.js'
 import { findLead } from '../leads/queries.js'

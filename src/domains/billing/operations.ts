@@ -1,10 +1,10 @@
 import { defineOperation } from '../../core/operation.js'
+import { READ, SEND } from '../../core/annotations.js'
 import { EmptyInput } from '../../core/schema-helpers.js'
 import { activePlans, presentPlan } from './plans.js'
 import { BillingResponse, CheckoutInput, CheckoutResponse, PlansResponse, PortalResponse, UsageResponse } from './schema.js'
 import { createCheckout, createPortal, getBilling, getUsage } from './service.js'
 
-const readOnly = { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false }
 
 export const billingOperations = [
   defineOperation({
@@ -16,7 +16,7 @@ export const billingOperations = [
     output: PlansResponse,
     access: 'public',
     cost: 'free',
-    annotations: readOnly,
+    annotations: READ,
     rest: { method: 'GET', path: '/plans' },
     async run(ctx) {
       return { plans: (await activePlans(ctx.deps.db.app)).map(presentPlan), currency: 'AUD' as const }
@@ -31,7 +31,7 @@ export const billingOperations = [
     output: BillingResponse,
     access: { permission: 'read' },
     cost: 'free',
-    annotations: readOnly,
+    annotations: READ,
     rest: { method: 'GET', path: '/billing' },
     run: (ctx) => getBilling(ctx.deps, ctx.principal!),
   }),
@@ -44,7 +44,7 @@ export const billingOperations = [
     output: UsageResponse,
     access: { permission: 'read' },
     cost: 'free',
-    annotations: readOnly,
+    annotations: READ,
     rest: { method: 'GET', path: '/usage' },
     run: (ctx) => getUsage(ctx.deps, ctx.principal!),
   }),
@@ -57,7 +57,7 @@ export const billingOperations = [
     output: CheckoutResponse,
     access: { permission: 'admin' },
     cost: 'free',
-    annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: false, openWorldHint: true },
+    annotations: SEND,
     rest: { method: 'POST', path: '/billing/checkout', status: 200 },
     run: (ctx, input) => createCheckout(ctx.deps, ctx.principal!, input),
   }),
@@ -70,7 +70,7 @@ export const billingOperations = [
     output: PortalResponse,
     access: { permission: 'admin' },
     cost: 'free',
-    annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: false, openWorldHint: true },
+    annotations: SEND,
     rest: { method: 'POST', path: '/billing/portal', status: 200 },
     run: (ctx) => createPortal(ctx.deps, ctx.principal!),
   }),

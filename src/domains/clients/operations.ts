@@ -1,5 +1,5 @@
 import { defineOperation } from '../../core/operation.js'
-import { READ } from '../../core/planned.js'
+import { READ } from '../../core/annotations.js'
 import { ClientListResponse, ListClientsInput } from './schema.js'
 import { listClients } from './service.js'
 

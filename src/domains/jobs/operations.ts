@@ -1,5 +1,5 @@
 import { defineOperation } from '../../core/operation.js'
-import { READ, SEND, WRITE } from '../../core/planned.js'
+import { READ, SEND, WRITE } from '../../core/annotations.js'
 import {
   CompleteJobInput, CompleteJobResponse, CreateJobInput, JobListResponse, JobResponse, ListJobsInput, ProfitSummaryInput,
   ProfitSummaryResponse, SendEtaInput, SendEtaResponse, UpdateJobInput,

@@ -1,4 +1,5 @@
 import { defineOperation } from '../../core/operation.js'
+import { READ, WRITE } from '../../core/annotations.js'
 import { EmptyInput } from '../../core/schema-helpers.js'
 import { CreateKeyInput, CreateKeyResponse, KeyIdInput, KeyListResponse, RevokeKeyResponse } from './schema.js'
 import { createKey, listKeys, revokeKey } from './service.js'
@@ -14,7 +15,7 @@ export const keyOperations = [
     access: { permission: 'admin' },
     cost: 'free',
     mcp: false,
-    annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false },
+    annotations: READ,
     rest: { method: 'GET', path: '/keys' },
     run: (ctx) => listKeys(ctx.deps, ctx.principal!),
   }),
@@ -28,7 +29,7 @@ export const keyOperations = [
     access: { permission: 'admin' },
     cost: 'free',
     mcp: false,
-    annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: false, openWorldHint: false },
+    annotations: WRITE,
     rest: { method: 'POST', path: '/keys', status: 201 },
     run: (ctx, input) => createKey(ctx.deps, ctx.principal!, input),
   }),
@@ -42,7 +43,7 @@ export const keyOperations = [
     access: { permission: 'admin' },
     cost: 'free',
     mcp: false,
-    annotations: { readOnlyHint: false, idempotentHint: true, destructiveHint: true, openWorldHint: false },
+    annotations: { ...WRITE, idempotentHint: true, destructiveHint: true },
     rest: { method: 'DELETE', path: '/keys/:id' },
     run: (ctx, input) => revokeKey(ctx.deps, ctx.principal!, input.id),
   }),

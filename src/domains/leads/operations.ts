@@ -1,5 +1,5 @@
 import { defineOperation } from '../../core/operation.js'
-import { READ, WRITE } from '../../core/planned.js'
+import { READ, WRITE } from '../../core/annotations.js'
 import { CreateLeadInput, LeadListResponse, LeadResponse, ListLeadsInput, UpdateLeadInput } from './schema.js'
 import { createLead, listLeads, updateLead } from './service.js'
 

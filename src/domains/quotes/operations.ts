@@ -1,5 +1,5 @@
 import { defineOperation } from '../../core/operation.js'
-import { READ, SEND, WRITE } from '../../core/planned.js'
+import { READ, SEND, WRITE } from '../../core/annotations.js'
 import { CreateQuoteInput, ListQuotesInput, QuoteListResponse, QuoteResponse, SendQuoteInput, SendQuoteResponse, UpdateQuoteInput } from './schema.js'
 import { createQuote, listQuotes, sendQuote, updateQuote } from './service.js'
 

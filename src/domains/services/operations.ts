@@ -1,5 +1,5 @@
 import { defineOperation } from '../../core/operation.js'
-import { READ, WRITE } from '../../core/planned.js'
+import { READ, WRITE } from '../../core/annotations.js'
 import { CreateServiceInput, ListServicesInput, ServiceListResponse, ServiceResponse, UpdateServiceInput } from './schema.js'
 import { createService, listServices, updateService } from './service.js'
 
