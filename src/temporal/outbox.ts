@@ -5,7 +5,7 @@
 import type { Client } from '@temporalio/client'
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client'
 import type postgres from 'postgres'
-import type { Db } from '../db/sql.js'
+import { withTenant, type Db } from '../db/sql.js'
 import type { Logger } from '../logger.js'
 import { CompanyIdKey } from './search-attributes.js'
 
@@ -17,10 +17,14 @@ export interface OutboxItem {
   input: unknown
 }
 
-export async function enqueueWorkflow(
-  tx: postgres.TransactionSql,
-  item: { companyId: string; workflowType: string; workflowId: string; input: unknown },
-): Promise<OutboxItem> {
+export interface WorkflowSpec {
+  companyId: string
+  workflowType: string
+  workflowId: string
+  input: unknown
+}
+
+export async function enqueueWorkflow(tx: postgres.TransactionSql, item: WorkflowSpec): Promise<OutboxItem> {
   const [row] = await tx<OutboxItem[]>`
     insert into workflow_outbox (company_id, workflow_type, workflow_id, input)
     values (${item.companyId}, ${item.workflowType}, ${item.workflowId}, ${tx.json(item.input as postgres.JSONValue)})
@@ -93,4 +97,27 @@ export class WorkflowDispatcher {
     this.timer = null
     await this.relaying
   }
+}
+
+/** Queues a workflow inside the current transaction; it starts once the transaction commits. */
+export type StartAfterCommit = (spec: WorkflowSpec) => Promise<OutboxItem>
+
+/**
+ * withTenant for a change that needs workflows: `start` writes each outbox row in the same
+ * transaction, and after commit the workflows are started (the relay covers a crash in between).
+ */
+export async function withTenantThenStart<T>(
+  deps: { db: Db; workflows: WorkflowDispatcher },
+  companyId: string,
+  fn: (tx: postgres.TransactionSql, start: StartAfterCommit) => Promise<T>,
+): Promise<T> {
+  const queued: OutboxItem[] = []
+  const result = await withTenant(deps.db, companyId, (tx) =>
+    fn(tx, async (spec) => {
+      const item = await enqueueWorkflow(tx, spec)
+      queued.push(item)
+      return item
+    }))
+  for (const item of queued) await deps.workflows.dispatch(item)
+  return result
 }

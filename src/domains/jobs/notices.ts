@@ -6,16 +6,14 @@ import type { Principal } from '../../core/access.js'
 import { AppError, notFound } from '../../core/errors.js'
 import { escapeHtml } from '../../core/html-escape.js'
 import { isAuMobile } from '../../core/phone.js'
-import { withTenant } from '../../db/sql.js'
-import { queueMessages, type QueuedMessage } from '../comms/deliver.js'
-import type { OutboxItem } from '../../temporal/outbox.js'
+import { messageDelivery, type QueuedMessage } from '../comms/deliver.js'
+import { withTenantThenStart } from '../../temporal/outbox.js'
 import { findJob, presentJob } from './queries.js'
 import type { SendEtaInput } from './schema.js'
 
 export async function sendEta(deps: Deps, principal: Principal, input: Static<typeof SendEtaInput>) {
   const now = deps.clock.now()
-  let delivery: OutboxItem | null = null
-  const result = await withTenant(deps.db, principal.companyId, async (tx) => {
+  return withTenantThenStart(deps, principal.companyId, async (tx, start) => {
     const row = await findJob(tx, input.job_id)
     if (!row) throw notFound('Job')
     if (row.status === 'Completed' || row.status === 'Cancelled') {
@@ -41,9 +39,7 @@ export async function sendEta(deps: Deps, principal: Principal, input: Static<ty
       } else skipped.push('email: the client has no email address')
     }
     if (!messages.length) throw new AppError('validation_error', 'The client cannot be reached on the chosen channel.', { messages: skipped })
-    delivery = await queueMessages(tx, principal.companyId, `job-eta:${principal.companyId}:${row.id}:${now.getTime()}`, messages)
-    return { job: presentJob(row), channels: messages.map((m) => m.channel), skipped }
+    const delivery = await start(messageDelivery(principal.companyId, `job-eta:${principal.companyId}:${row.id}:${now.getTime()}`, messages))
+    return { job: presentJob(row), delivery: { workflow_id: delivery.workflow_id, channels: messages.map((m) => m.channel), skipped } }
   })
-  if (delivery) await deps.workflows.dispatch(delivery)
-  return { job: result.job, delivery: { workflow_id: (delivery as OutboxItem | null)?.workflow_id ?? null, channels: result.channels, skipped: result.skipped } }
 }

@@ -8,7 +8,7 @@ import { recordEvent } from '../../core/events.js'
 import { normaliseAuPhone } from '../../core/phone.js'
 import { withTenant } from '../../db/sql.js'
 import { pageEnvelope, pageFrom } from '../../core/paging.js'
-import { enqueueWorkflow, type OutboxItem } from '../../temporal/outbox.js'
+import { withTenantThenStart } from '../../temporal/outbox.js'
 import { instantResponseWorkflow } from '../automations/instant-response.js'
 import { findLead, insertLead, listLeadRows, presentLead, updateLeadRow, type LeadChanges } from './queries.js'
 import type { CreateLeadInput, ListLeadsInput, UpdateLeadInput } from './schema.js'
@@ -24,8 +24,8 @@ const blankToNull = (v: string | null | undefined) => (v === undefined || v === 
 export async function createLead(deps: Deps, principal: Principal, input: Static<typeof CreateLeadInput>, defaultSource: string | null) {
   const phone = input.phone && input.phone.trim() ? phoneOrThrow(input.phone) : null
   const now = deps.clock.now()
-  let automation: OutboxItem | null = null
-  const row = await withTenant(deps.db, principal.companyId, async (tx) => {
+  // The instant-response workflow is queued with the lead and starts once it commits.
+  const row = await withTenantThenStart(deps, principal.companyId, async (tx, start) => {
     const lead = await insertLead(tx, principal.companyId, {
       name: input.name.trim(),
       phone,
@@ -38,13 +38,9 @@ export async function createLead(deps: Deps, principal: Principal, input: Static
       source: blankToNull(input.source) ?? defaultSource,
     }, now)
     await recordEvent(tx, { companyId: principal.companyId, type: 'lead.created', entityType: 'lead', entityId: lead.id, payload: { lead: presentLead(lead) }, at: now })
-    if (lead.phone || lead.email) {
-      automation = await enqueueWorkflow(tx, instantResponseWorkflow(principal.companyId, lead.id))
-    }
+    if (lead.phone || lead.email) await start(instantResponseWorkflow(principal.companyId, lead.id))
     return lead
   })
-  // After commit: start the workflow now; the relay retries if this process dies first.
-  if (automation) await deps.workflows.dispatch(automation)
   return { lead: presentLead(row) }
 }
 

@@ -6,8 +6,8 @@ import type { Deps } from '../../core/deps.js'
 import { SCOPES } from '../../core/access.js'
 import { AppError } from '../../core/errors.js'
 import { generateApiKey, generatePassword, hashPassword } from '../../core/credentials.js'
-import { isUniqueViolation, withTenant } from '../../db/sql.js'
-import { enqueueWorkflow, type OutboxItem } from '../../temporal/outbox.js'
+import { isUniqueViolation } from '../../db/sql.js'
+import { withTenantThenStart } from '../../temporal/outbox.js'
 import { findPlan, presentPlan, priceCents } from '../billing/plans.js'
 import { addBillingPeriod } from '../billing/subscription.js'
 import { normaliseAbn } from './abn.js'
@@ -51,10 +51,9 @@ export async function onboard(deps: Deps, input: Input) {
   const passwordHash = await hashPassword(password)
   const key = generateApiKey()
 
-  let trialWorkflow: OutboxItem | null = null
   let userId: string
   try {
-    userId = await withTenant(deps.db, companyId, async (tx) => {
+    userId = await withTenantThenStart(deps, companyId, async (tx, start) => {
       await tx`
         insert into companies (id, business_name, contact_name, contact_email, trade_type, phone, abn, referral_code, created_at)
         values (${companyId}, ${input.business_name.trim()}, ${input.contact_name ?? null}, ${input.email},
@@ -74,7 +73,7 @@ export async function onboard(deps: Deps, input: Input) {
                 ${activation?.customerId ?? null}, ${activation?.subscriptionId ?? null},
                 ${activation ? input.stripe_payment_method_id! : null})`
       if (trialEndsAt) {
-        trialWorkflow = await enqueueWorkflow(tx, {
+        await start({
           companyId,
           workflowType: 'trialLifecycle',
           workflowId: `trial:${companyId}`,
@@ -87,7 +86,6 @@ export async function onboard(deps: Deps, input: Input) {
     if (isUniqueViolation(error, 'users_email_unique')) throw emailTaken()
     throw error
   }
-  if (trialWorkflow) await deps.workflows.dispatch(trialWorkflow)
   deps.logger.info({ companyId, plan: plan.slug, status }, 'company onboarded')
 
   const api = deps.urls.apiBase

@@ -15,8 +15,8 @@ import { isAuMobile } from '../../core/phone.js'
 import { withTenant } from '../../db/sql.js'
 import { findLead } from '../leads/queries.js'
 import { findServices } from '../services/service.js'
-import { queueMessages, type QueuedMessage } from '../comms/deliver.js'
-import type { OutboxItem } from '../../temporal/outbox.js'
+import { messageDelivery, type QueuedMessage } from '../comms/deliver.js'
+import { withTenantThenStart } from '../../temporal/outbox.js'
 import { findQuote, lineItemsFor, listQuoteRows, nextQuoteNumber, presentQuote, publicQuoteUrl, type QuoteRow } from './queries.js'
 import type { CreateQuoteInput, ListQuotesInput, LineItemInput, QuoteStatus, SendQuoteInput, UpdateQuoteInput } from './schema.js'
 import { markLeadStatus } from './lead-status.js'
@@ -184,8 +184,7 @@ const SENDABLE: QuoteStatus[] = ['Draft', 'Sent', 'Viewed']
 export async function sendQuote(deps: Deps, principal: Principal, input: Static<typeof SendQuoteInput>) {
   const now = deps.clock.now()
   const today = sydneyDate(now)
-  let delivery: OutboxItem | null = null
-  const result = await withTenant(deps.db, principal.companyId, async (tx) => {
+  return withTenantThenStart(deps, principal.companyId, async (tx, start) => {
     const current = await findQuote(tx, input.quote_id, today, { forUpdate: true })
     if (!current) throw notFound('Quote')
     if (!SENDABLE.includes(current.status)) {
@@ -222,13 +221,9 @@ export async function sendQuote(deps: Deps, principal: Principal, input: Static<
           text: `Hi ${first},\n\n${note}Your quote ${quote.quoteNumber} for $${quote.total.toFixed(2)} incl. GST: ${url}\n\n${company!.business_name}` })
       } else skipped.push('email: the lead has no email address')
     }
-    if (messages.length) delivery = await queueMessages(tx, principal.companyId, `quote-send:${principal.companyId}:${quote.id}:${sendCount}`, messages)
-    return { quote, public_url: url, channels: messages.map((m) => m.channel), skipped }
+    const delivery = messages.length
+      ? await start(messageDelivery(principal.companyId, `quote-send:${principal.companyId}:${quote.id}:${sendCount}`, messages))
+      : null
+    return { quote, public_url: url, delivery: { workflow_id: delivery?.workflow_id ?? null, channels: messages.map((m) => m.channel), skipped } }
   })
-  if (delivery) await deps.workflows.dispatch(delivery)
-  return {
-    quote: result.quote,
-    public_url: result.public_url,
-    delivery: { workflow_id: (delivery as OutboxItem | null)?.workflow_id ?? null, channels: result.channels, skipped: result.skipped },
-  }
 }
