@@ -2,10 +2,10 @@
 // from the company's template within seconds, and the lead moves New -> Contacted. The workflow
 // (workflows/instant-response.ts) orders these steps; the functions here are its activities.
 import type { Deps } from '../../core/deps.js'
-import { recordEvent } from '../../core/events.js'
 import { isAuMobile } from '../../core/phone.js'
 import { withTenant } from '../../db/sql.js'
-import { findLead, presentLead, updateLeadRow } from '../leads/queries.js'
+import { findLead } from '../leads/queries.js'
+import { moveLeadStatus } from '../leads/status.js'
 import { htmlToText, loadTemplate, render } from './templates.js'
 
 export const INSTANT_RESPONSE = 'instant_response'
@@ -79,15 +79,6 @@ export async function planInstantResponse(deps: Deps, companyId: string, leadId:
 
 /** New -> Contacted, only if nobody has moved the lead on meanwhile. */
 export async function markLeadContacted(deps: Deps, companyId: string, leadId: string): Promise<boolean> {
-  const now = deps.clock.now()
-  return withTenant(deps.db, companyId, async (tx) => {
-    const lead = await findLead(tx, leadId, { forUpdate: true })
-    if (!lead || lead.status !== 'New') return false
-    const after = await updateLeadRow(tx, leadId, { status: 'Contacted' }, now)
-    await recordEvent(tx, {
-      companyId, type: 'lead.updated', entityType: 'lead', entityId: leadId, at: now,
-      payload: { lead: presentLead(after), changed: ['status'], by: INSTANT_RESPONSE },
-    })
-    return true
-  })
+  return withTenant(deps.db, companyId, (tx) =>
+    moveLeadStatus(tx, { companyId, leadId, to: 'Contacted', by: INSTANT_RESPONSE, at: deps.clock.now(), when: (s) => s === 'New' }))
 }

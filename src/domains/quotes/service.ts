@@ -19,7 +19,7 @@ import { messageDelivery, type QueuedMessage } from '../comms/deliver.js'
 import { withTenantThenStart } from '../../temporal/outbox.js'
 import { findQuote, lineItemsFor, listQuoteRows, nextQuoteNumber, presentQuote, publicQuoteUrl, type QuoteRow } from './queries.js'
 import type { CreateQuoteInput, ListQuotesInput, LineItemInput, QuoteStatus, SendQuoteInput, UpdateQuoteInput } from './schema.js'
-import { markLeadStatus } from './lead-status.js'
+import { isBehind, moveLeadStatus } from '../leads/status.js'
 import { escapeHtml } from '../../core/html-escape.js'
 
 type LineInput = Static<typeof LineItemInput>
@@ -160,11 +160,11 @@ export async function updateQuote(deps: Deps, principal: Principal, input: Stati
 export async function onStatusChange(tx: postgres.TransactionSql, companyId: string, before: QuoteRow, quote: ReturnType<typeof presentQuote>, now: Date) {
   if (quote.status === 'Sent' && before.status === 'Draft') {
     await recordEvent(tx, { companyId, type: 'quote.sent', entityType: 'quote', entityId: quote.id, payload: { quote }, at: now })
-    await markLeadStatus(tx, companyId, before.lead_id, 'Quoted', now)
+    await moveLeadStatus(tx, { companyId, leadId: before.lead_id, to: 'Quoted', by: 'quote', at: now, when: isBehind('Quoted') })
   }
   if (quote.status === 'Accepted') {
     await recordEvent(tx, { companyId, type: 'quote.accepted', entityType: 'quote', entityId: quote.id, payload: { quote }, at: now })
-    await markLeadStatus(tx, companyId, before.lead_id, 'Won', now)
+    await moveLeadStatus(tx, { companyId, leadId: before.lead_id, to: 'Won', by: 'quote', at: now, when: isBehind('Won') })
   }
 }
 
