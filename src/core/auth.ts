@@ -144,3 +144,19 @@ export function authorize(access: Access, principal: Principal, transportFeature
     })
   }
 }
+
+/**
+ * The HTTP side of authentication shared by REST and MCP: the Bearer header in, RateLimit headers
+ * out, and the company noted for the request log.
+ */
+export async function authenticateHttp(
+  ctx: { get(header: string): string; set(headers: Record<string, string>): void; state: Record<string, unknown> },
+  deps: Deps,
+  limiter: KeyRateLimiter,
+  options: { count: boolean },
+): Promise<Principal> {
+  const auth = await authenticate(deps, limiter, ctx.get('authorization') || undefined, options)
+  ctx.set(rateLimitHeaders(auth.rateLimit))
+  ctx.state.companyId = auth.principal.companyId
+  return auth.principal
+}

@@ -5,7 +5,7 @@ import type { Context } from 'koa'
 import type { Deps } from '../core/deps.js'
 import type { AnyOperation, OperationContext } from '../core/operation.js'
 import type { Registry } from '../core/registry.js'
-import { authenticate, authorize, rateLimitHeaders, type KeyRateLimiter } from '../core/auth.js'
+import { authenticateHttp, authorize, type KeyRateLimiter } from '../core/auth.js'
 import { validationError } from '../core/errors.js'
 import { parseInput } from '../core/validation.js'
 
@@ -46,13 +46,8 @@ export function restRouter(registry: Registry, deps: Deps, limiter: KeyRateLimit
         transport: 'rest',
       }
       if (op.access !== 'public') {
-        const auth = await authenticate(deps, limiter, ctx.get('authorization') || undefined, {
-          count: binding.countsTowardQuota ?? true,
-        })
-        ctx.set(rateLimitHeaders(auth.rateLimit))
-        opCtx.principal = auth.principal
-        ctx.state.companyId = auth.principal.companyId
-        authorize(op.access, auth.principal, binding.feature)
+        opCtx.principal = await authenticateHttp(ctx, deps, limiter, { count: binding.countsTowardQuota ?? true })
+        authorize(op.access, opCtx.principal, binding.feature)
       }
       const raw = rawInput(ctx, op)
       ctx.body = await runOperation(op, opCtx, raw, binding.method === 'GET' || binding.method === 'DELETE')

@@ -4,7 +4,7 @@ import Router from '@koa/router'
 import type { Context } from 'koa'
 import type { Deps } from '../../core/deps.js'
 import type { Registry } from '../../core/registry.js'
-import { authenticate, rateLimitHeaders, type KeyRateLimiter } from '../../core/auth.js'
+import { authenticateHttp, type KeyRateLimiter } from '../../core/auth.js'
 import { describeTool, filteredTools, type CatalogueView } from './catalogue.js'
 import { handleMessage, requestName, type Handled, type McpCallContext } from './handler.js'
 import { DEFAULT_PROTOCOL_VERSION, RPC, SERVER_INFO, SUPPORTED_PROTOCOL_VERSIONS, type JsonRpcRequest } from './protocol.js'
@@ -44,12 +44,7 @@ export function callContext(ctx: Context, deps: Deps, registry: Registry, limite
     view,
     requestId: ctx.state.requestId,
     clientIp: ctx.ip,
-    async authenticate() {
-      const auth = await authenticate(deps, limiter, ctx.get('authorization') || undefined, { count: true })
-      ctx.state.companyId = auth.principal.companyId
-      ctx.set(rateLimitHeaders(auth.rateLimit))
-      return auth.principal
-    },
+    authenticate: () => authenticateHttp(ctx, deps, limiter, { count: true }),
   }
 }
 
