@@ -9,7 +9,7 @@ import { ensureDatabase, migrate } from './db/migrate.js'
 import { systemClock, type Clock } from './core/clock.js'
 import type { Deps } from './core/deps.js'
 import type { AnyOperation } from './core/operation.js'
-import { createRegistry } from './core/registry.js'
+import { composition, createRegistry } from './domains/index.js'
 import { createApp } from './app.js'
 import { SandboxPayments } from './providers/payments/sandbox.js'
 import { createEmailProvider, createSmsProvider } from './providers/index.js'
@@ -52,7 +52,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const clock = options.clock ?? systemClock
   const client = await connectClient(options.temporalAddress, config.TEMPORAL_NAMESPACE)
   await ensureSearchAttributes(client, config.TEMPORAL_NAMESPACE)
-  const workflows = new WorkflowDispatcher(client, db, config.TEMPORAL_TASK_QUEUE, logger, config.FAILPOINT)
+  const workflows = new WorkflowDispatcher(client, db, config.TEMPORAL_TASK_QUEUE, logger, composition.workflows, config.FAILPOINT)
 
   const root = siteRoot(config)
   const urls = { siteRoot: root, apiBase: `${root}${API_PREFIX}` }
@@ -66,10 +66,11 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     sms: createSmsProvider(config),
     email: createEmailProvider(config),
     workflows,
+    countResources: composition.countResources,
   }
 
   let worker: RunningWorker | null = null
-  if (options.worker ?? true) worker = await startWorker(deps, options.temporalAddress)
+  if (options.worker ?? true) worker = await startWorker(deps, options.temporalAddress, composition.workflows)
   if (options.relay ?? true) workflows.startRelay(config.OUTBOX_RELAY_INTERVAL_MS)
 
   let server: Server | null = null

@@ -1,7 +1,7 @@
 // The MCP tool catalogue is a public contract: any change to a name, description, input schema or
 // annotation shows up in review as a change to test/__snapshots__/tool-catalogue.json.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createRegistry } from '../src/core/registry.js'
+import { createRegistry } from '../src/domains/index.js'
 import { describeTool } from '../src/transports/mcp/catalogue.js'
 import { startTestApp, type TestApp } from './helpers/app.js'
 import { SPEC_TOOL_NAMES } from './helpers/spec-tools.js'

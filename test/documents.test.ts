@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Validator } from '@seriousme/openapi-schema-validator'
 import { onboard, startTestApp, type TestApp } from './helpers/app.js'
-import { createRegistry } from '../src/core/registry.js'
+import { createRegistry } from '../src/domains/index.js'
 import { describeErrors, validatorFor } from '../src/core/validation.js'
 import { openApiPath } from '../src/transports/rest.js'
 

@@ -34,10 +34,11 @@ describe('JSON-RPC over POST /api/v1/mcp', () => {
       expect(res.body.result, method).toBeDefined()
     }
     const resources = await rpc(app, { jsonrpc: '2.0', id: 1, method: 'resources/list' })
-    expect(resources.body.result.resources.map((r: any) => r.uri)).toEqual([
+    // The spec's nine resources; listed in the order of the domain list (src/domains/index.ts).
+    expect(resources.body.result.resources.map((r: any) => r.uri).sort()).toEqual([
       'service://leads', 'service://quotes', 'service://jobs', 'service://clients', 'service://financials',
       'service://services', 'service://reminders', 'service://communications', 'service://billing',
-    ])
+    ].sort())
   })
 
   it('sets Mcp-Method and Mcp-Name on every response', async () => {

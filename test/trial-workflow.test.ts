@@ -4,6 +4,7 @@ import { onboard, startTestApp, type TestApp } from './helpers/app.js'
 import { waitFor } from './helpers/wait.js'
 import { withTenant } from '../src/db/sql.js'
 import { enqueueWorkflow } from '../src/temporal/outbox.js'
+import { trialStart } from '../src/domains/billing/trial.js'
 import { connectClient } from '../src/temporal/connection.js'
 import { inject } from 'vitest'
 
@@ -20,7 +21,9 @@ describe('trial lifecycle workflow', () => {
     const company = await onboard(app, { plan: 'business' })
     const client = await connectClient(inject('temporalAddress'), 'default')
     try {
-      const handle = client.workflow.getHandle(`trial:${company.company_id}`)
+      // One run per trial period: the id carries the period's end.
+      const workflowId = `trial:${company.company_id}:${company.plan.subscription.trial_ends_at}`
+      const handle = client.workflow.getHandle(workflowId)
       const result = await handle.result()
       expect(result).toEqual({ expired: true })
       const runs = await waitFor(
@@ -31,7 +34,7 @@ describe('trial lifecycle workflow', () => {
         },
         (found) => found.length > 0,
       )
-      expect(runs).toEqual([`trial:${company.company_id}`])
+      expect(runs).toEqual([workflowId])
     } finally {
       await client.connection.close()
     }
@@ -48,7 +51,7 @@ describe('trial lifecycle workflow', () => {
     await fetch(`${checkout.body.checkout_url}/pay`, { method: 'POST' })
     const client = await connectClient(inject('temporalAddress'), 'default')
     try {
-      expect(await client.workflow.getHandle(`trial:${company.company_id}`).result()).toEqual({ expired: false })
+      expect(await client.workflow.getHandle(`trial:${company.company_id}:${company.plan.subscription.trial_ends_at}`).result()).toEqual({ expired: false })
     } finally {
       await client.connection.close()
     }
@@ -60,14 +63,8 @@ describe('trial lifecycle workflow', () => {
     const company = await onboard(app, { plan: 'free' })
     const deps = app.runtime.deps
     // Commit the outbox row without the after-commit start: what a crash at that moment leaves.
-    const item = await withTenant(deps.db, company.company_id, (tx) =>
-      enqueueWorkflow(tx, {
-        companyId: company.company_id,
-        workflowType: 'trialLifecycle',
-        workflowId: `trial:${company.company_id}`,
-        input: { companyId: company.company_id, trialEndsAt: new Date(Date.now() - 1000).toISOString() },
-      }),
-    )
+    const spec = trialStart(company.company_id, new Date(Date.now() - 1000))
+    const item = await withTenant(deps.db, company.company_id, (tx) => enqueueWorkflow(tx, spec))
     await deps.workflows.stopRelay() // drive passes by hand
     expect(await deps.workflows.relayOnce(0)).toBe(1)
     expect(await deps.workflows.relayOnce(0)).toBe(0)
@@ -75,7 +72,7 @@ describe('trial lifecycle workflow', () => {
     const client = await connectClient(inject('temporalAddress'), 'default')
     try {
       const runs: string[] = []
-      for await (const wf of client.workflow.list({ query: `WorkflowId = "trial:${company.company_id}"` })) runs.push(wf.runId)
+      for await (const wf of client.workflow.list({ query: `WorkflowId = "${spec.workflowId}"` })) runs.push(wf.runId)
       expect(runs).toHaveLength(1)
     } finally {
       await client.connection.close()

@@ -17,7 +17,7 @@ export async function deliverMessages(input: DeliverMessagesInput) {
   for (const message of input.messages) {
     try {
       const outcome = await sendMessage({ companyId: input.companyId, ...message })
-      results.push({ channel: message.channel, to: message.to, status: outcome.status })
+      results.push({ channel: message.channel, to: message.to, status: outcome.status, ...(outcome.reason ? { error: outcome.reason } : {}) })
     } catch (error) {
       results.push({ channel: message.channel, to: message.to, status: 'failed', error: (error as Error).message })
     }

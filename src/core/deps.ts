@@ -1,5 +1,6 @@
 // What operations, services and activities need from the outside world, injected so tests use the
 // same real parts with their own database, clock and task queue.
+import type postgres from 'postgres'
 import type { Config } from '../config.js'
 import type { Db } from '../db/sql.js'
 import type { Logger } from '../logger.js'
@@ -26,4 +27,6 @@ export interface Deps {
   sms: SmsProvider
   email: EmailProvider
   workflows: WorkflowDispatcher
+  /** Record counts for GET /usage, from every domain's usageCounts (core/composition.ts). */
+  countResources(tx: postgres.TransactionSql): Promise<Record<string, number>>
 }

@@ -1,13 +1,14 @@
 // Write-then-start. A domain change and an outbox row naming its workflow commit in one
 // transaction; after commit the workflow is started, and a relay retries rows still unstarted
 // (after a crash between commit and start). Starting twice is harmless: ids come from business
-// keys, a running workflow is reused, and a finished one is not started again.
+// keys and each workflow's definition (temporal/contract.ts) says what a second start does.
 import type { Client } from '@temporalio/client'
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client'
 import type postgres from 'postgres'
 import { withTenant, type Db } from '../db/sql.js'
 import type { Logger } from '../logger.js'
 import { CompanyIdKey } from './search-attributes.js'
+import { workflowType, type AnyWorkflowDefinition, type WorkflowSpec } from './contract.js'
 
 export interface OutboxItem {
   id: string
@@ -17,12 +18,7 @@ export interface OutboxItem {
   input: unknown
 }
 
-export interface WorkflowSpec {
-  companyId: string
-  workflowType: string
-  workflowId: string
-  input: unknown
-}
+export type { WorkflowSpec } from './contract.js'
 
 export async function enqueueWorkflow(tx: postgres.TransactionSql, item: WorkflowSpec): Promise<OutboxItem> {
   const [row] = await tx<OutboxItem[]>`
@@ -35,26 +31,36 @@ export async function enqueueWorkflow(tx: postgres.TransactionSql, item: Workflo
 export class WorkflowDispatcher {
   private timer: NodeJS.Timeout | null = null
   private relaying: Promise<void> | null = null
+  private readonly definitions: Map<string, AnyWorkflowDefinition>
 
   constructor(
     private readonly client: Client,
     private readonly db: Db,
     private readonly taskQueue: string,
     private readonly logger: Logger,
+    definitions: AnyWorkflowDefinition[],
     /** Crash-test failpoint: 'before-workflow-start' kills the process after commit, before the start. */
     private readonly failpoint?: string,
-  ) {}
+  ) {
+    this.definitions = new Map(definitions.map((d) => [workflowType(d), d]))
+  }
 
   /** Starts the workflow for an outbox row and marks it started. Never throws: the relay retries. */
   async dispatch(item: OutboxItem): Promise<boolean> {
     if (this.failpoint === 'before-workflow-start') process.kill(process.pid, 'SIGKILL')
+    const definition = this.definitions.get(item.workflow_type)
+    if (!definition) {
+      this.logger.error({ workflowType: item.workflow_type, workflowId: item.workflow_id }, 'outbox names a workflow no domain defines')
+      await this.db.app`select mark_workflow_outbox(${item.id}, ${`no workflow definition for ${item.workflow_type}`})`.catch(() => {})
+      return false
+    }
     try {
       await this.client.workflow.start(item.workflow_type, {
         taskQueue: this.taskQueue,
         workflowId: item.workflow_id,
         args: [item.input],
-        workflowIdConflictPolicy: 'USE_EXISTING',
-        workflowIdReusePolicy: 'REJECT_DUPLICATE',
+        workflowIdConflictPolicy: definition.idConflictPolicy,
+        workflowIdReusePolicy: definition.idReusePolicy,
         typedSearchAttributes: [{ key: CompanyIdKey, value: item.company_id }],
       })
     } catch (error) {
@@ -63,7 +69,7 @@ export class WorkflowDispatcher {
         await this.db.app`select mark_workflow_outbox(${item.id}, ${String((error as Error).message ?? error)})`.catch(() => {})
         return false
       }
-      // Already ran to completion under this id: the work is done, so the row is settled.
+      // The id's policy refuses another run (it already ran to completion): the work is done, so the row is settled.
     }
     await this.db.app`select mark_workflow_outbox(${item.id}, ${null})`
     return true

@@ -5,3 +5,8 @@ export const CompanyIdKey = defineSearchAttributeKey('CompanyId', SearchAttribut
 
 /** Registered on start (embedded dev server flag, or the operator service for an external server). */
 export const SEARCH_ATTRIBUTES = { CompanyId: 'KEYWORD' } as const
+
+/** Every workflow input names its company: the CompanyId search attribute and the id prefix come from it. */
+export interface CompanyScoped {
+  companyId: string
+}

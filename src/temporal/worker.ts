@@ -2,7 +2,9 @@
 import { DefaultLogger, NativeConnection, Runtime, Worker, bundleWorkflowCode, type WorkflowBundle } from '@temporalio/worker'
 import { fileURLToPath } from 'node:url'
 import { createActivities } from '../../activities/index.js'
+import * as bundledWorkflows from '../../workflows/index.js'
 import type { Deps } from '../core/deps.js'
+import { workflowType, type AnyWorkflowDefinition } from './contract.js'
 
 const workflowsPath = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url))
 
@@ -19,6 +21,21 @@ export function workflowBundle(): Promise<WorkflowBundle> {
     logger: { log: () => {}, trace: () => {}, debug: () => {}, info: () => {}, warn: console.warn, error: console.error },
   })
   return bundle
+}
+
+/**
+ * webpack bundles one static entry (workflows/index.ts), so the domains' workflow definitions and
+ * that entry must name the same functions: a definition the bundle lacks would only fail at its
+ * first start, an export no domain defines could never be started. Checked before the worker runs.
+ */
+export function checkWorkflowExports(definitions: AnyWorkflowDefinition[], exported: Record<string, unknown> = bundledWorkflows): void {
+  const problems: string[] = []
+  for (const d of definitions) {
+    if (exported[workflowType(d)] !== d.workflow) problems.push(`workflows/index.ts does not export ${workflowType(d)}`)
+  }
+  const defined = new Set(definitions.map(workflowType))
+  for (const name of Object.keys(exported)) if (!defined.has(name)) problems.push(`workflows/index.ts exports ${name}, which no domain defines`)
+  if (problems.length) throw new Error(`Workflow definitions and the bundle disagree: ${problems.join('; ')}`)
 }
 
 export interface RunningWorker {
@@ -41,7 +58,8 @@ function installSdkLogging(deps: Deps): void {
   })
 }
 
-export async function startWorker(deps: Deps, address: string): Promise<RunningWorker> {
+export async function startWorker(deps: Deps, address: string, definitions: AnyWorkflowDefinition[]): Promise<RunningWorker> {
+  checkWorkflowExports(definitions)
   installSdkLogging(deps)
   const connection = await NativeConnection.connect({ address })
   const worker = await Worker.create({

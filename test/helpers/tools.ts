@@ -1,7 +1,7 @@
 // Calling tools through the official MCP SDK client and unwrapping results. Every successful
 // result is also checked against the tool's declared output schema, so the catalogue never lies.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { createRegistry } from '../../src/core/registry.js'
+import { createRegistry } from '../../src/domains/index.js'
 import { findTool } from '../../src/transports/mcp/catalogue.js'
 import { describeErrors, validatorFor } from '../../src/core/validation.js'
 

@@ -7,27 +7,35 @@ import { withTenant } from '../../db/sql.js'
 import { findLead } from '../leads/queries.js'
 import { moveLeadStatus } from '../leads/status.js'
 import { htmlToText, loadTemplate, render } from './templates.js'
+import { defineWorkflow, workflowStart } from '../../temporal/contract.js'
+import { instantResponse } from '../../../workflows/instant-response.js'
 
 export const INSTANT_RESPONSE = 'instant_response'
 
 export interface InstantResponseInput {
   companyId: string
   leadId: string
-  /** The promise to the customer, in seconds; the workflow's activity timeouts fit inside it. */
+  /** When the lead arrived (ISO): the promise runs from here, not from when the workflow started. */
+  receivedAt: string
+  /** The promise to the customer, in seconds; the send activities are bound by it (schedule-to-close). */
   deadlineSeconds: number
 }
 
-export function instantResponseWorkflowId(companyId: string, leadId: string): string {
-  return `instant-response:${companyId}:${leadId}`
-}
+export const INSTANT_RESPONSE_DEADLINE_SECONDS = 30
 
-export function instantResponseWorkflow(companyId: string, leadId: string, deadlineSeconds = 30) {
-  return {
-    companyId,
-    workflowType: 'instantResponse',
-    workflowId: instantResponseWorkflowId(companyId, leadId),
-    input: { companyId, leadId, deadlineSeconds } satisfies InstantResponseInput,
-  }
+/** The instant-response run for a lead: one per lead while it succeeds; a failed run may be run again on request. */
+export const instantResponseDefinition = defineWorkflow({
+  workflow: instantResponse,
+  id: (input: InstantResponseInput) => `instant-response:${input.companyId}:${input.leadId}`,
+  idConflictPolicy: 'USE_EXISTING',
+  idReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
+  description: 'Answers a new lead by SMS (and email) within 30 seconds and marks it Contacted. One run per lead; a run that sent nothing fails, and may be run again with workflows.instant_response.',
+})
+
+export function instantResponseStart(companyId: string, leadId: string, receivedAt: Date) {
+  return workflowStart(instantResponseDefinition, {
+    companyId, leadId, receivedAt: receivedAt.toISOString(), deadlineSeconds: INSTANT_RESPONSE_DEADLINE_SECONDS,
+  })
 }
 
 export interface PlannedMessage {

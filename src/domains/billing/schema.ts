@@ -64,9 +64,12 @@ export const UsageResponse = Type.Object({
   resources: Type.Record(Type.String(), Type.Integer(), { description: 'Record counts by resource' }),
 })
 
+/** The plans a checkout can buy: every plan but free. */
+export const PAID_PLAN_SLUGS = PLAN_SLUGS.filter((slug) => slug !== 'free')
+
 export const CheckoutInput = Type.Object(
   {
-    plan_slug: Type.String({ description: 'Plan to subscribe to: starter, professional or business' }),
+    plan_slug: StringEnum(PAID_PLAN_SLUGS, { description: 'Paid plan to subscribe to (see GET /plans)' }),
     billing_cycle: Type.Optional(BillingCycle),
   },
   { additionalProperties: false },

@@ -7,7 +7,6 @@ import { usagePeriod } from '../../core/period.js'
 import { withTenant } from '../../db/sql.js'
 import { activePlans, findPlan, presentPlan, priceCents } from './plans.js'
 import { effectivePlanSlug, readSubscription } from './subscription.js'
-import { countResources } from './resources.js'
 
 const DAY_MS = 86_400_000
 
@@ -61,7 +60,7 @@ export async function getUsage(deps: Deps, principal: Principal) {
     // Issued together: postgres.js pipelines them on the transaction's connection.
     const [rows, resources] = await Promise.all([
       tx<{ metric: string; count: number }[]>`select metric, count from usage_counters where period = ${period.key}`,
-      countResources(tx),
+      deps.countResources(tx),
     ])
     return { counters: new Map(rows.map((r) => [r.metric, r.count])), resources }
   })
@@ -98,38 +97,35 @@ export async function createCheckout(deps: Deps, principal: Principal, input: { 
   }
   const cycle = input.billing_cycle ?? 'monthly'
   const amountCents = priceCents(plan, cycle)
-  return withTenant(deps.db, principal.companyId, async (tx) => {
-    const [company] = await tx<{ contact_email: string }[]>`select contact_email from companies`
-    const session = await deps.payments.createCheckoutSession({
-      companyId: principal.companyId, planSlug: plan.slug, planName: plan.name, billingCycle: cycle, amountCents,
-      customerEmail: company!.contact_email,
-    })
-    await tx`
-      insert into checkout_sessions (id, company_id, kind, plan_slug, billing_cycle, status, provider, url, expires_at)
-      values (${session.id}, ${principal.companyId}, 'checkout', ${plan.slug}, ${cycle}, 'open', ${deps.payments.name}, ${session.url}, ${session.expiresAt})`
-    return {
-      checkout_url: session.url,
-      session_id: session.id,
-      plan_slug: plan.slug as PlanSlug,
-      billing_cycle: cycle,
-      amount: centsToDollars(amountCents),
-      currency: 'AUD' as const,
-      expires_at: session.expiresAt.toISOString(),
-      provider: deps.payments.name,
-    }
+  // The provider is called outside any transaction; only the session it returns is written.
+  const [company] = await withTenant(deps.db, principal.companyId, (tx) => tx<{ contact_email: string }[]>`select contact_email from companies`)
+  const session = await deps.payments.createCheckoutSession({
+    companyId: principal.companyId, planSlug: plan.slug, planName: plan.name, billingCycle: cycle, amountCents,
+    customerEmail: company!.contact_email,
   })
+  await withTenant(deps.db, principal.companyId, (tx) => tx`
+    insert into checkout_sessions (id, company_id, kind, plan_slug, billing_cycle, status, provider, url, expires_at)
+    values (${session.id}, ${principal.companyId}, 'checkout', ${plan.slug}, ${cycle}, 'open', ${deps.payments.name}, ${session.url}, ${session.expiresAt})`)
+  return {
+    checkout_url: session.url,
+    session_id: session.id,
+    plan_slug: plan.slug as PlanSlug,
+    billing_cycle: cycle,
+    amount: centsToDollars(amountCents),
+    currency: 'AUD' as const,
+    expires_at: session.expiresAt.toISOString(),
+    provider: deps.payments.name,
+  }
 }
 
 export async function createPortal(deps: Deps, principal: Principal) {
-  return withTenant(deps.db, principal.companyId, async (tx) => {
-    const sub = await readSubscription(tx)
-    if (!sub.provider_customer_id) {
-      throw new AppError('conflict', 'There is no paid subscription to manage yet. Start one with POST /api/v1/billing/checkout.')
-    }
-    const session = await deps.payments.createPortalSession({ companyId: principal.companyId, customerId: sub.provider_customer_id })
-    await tx`
-      insert into checkout_sessions (id, company_id, kind, status, provider, url, expires_at)
-      values (${session.id}, ${principal.companyId}, 'portal', 'open', ${deps.payments.name}, ${session.url}, ${session.expiresAt})`
-    return { portal_url: session.url, session_id: session.id, expires_at: session.expiresAt.toISOString(), provider: deps.payments.name }
-  })
+  const sub = await withTenant(deps.db, principal.companyId, (tx) => readSubscription(tx))
+  if (!sub.provider_customer_id) {
+    throw new AppError('conflict', 'There is no paid subscription to manage yet. Start one with POST /api/v1/billing/checkout.')
+  }
+  const session = await deps.payments.createPortalSession({ companyId: principal.companyId, customerId: sub.provider_customer_id })
+  await withTenant(deps.db, principal.companyId, (tx) => tx`
+    insert into checkout_sessions (id, company_id, kind, status, provider, url, expires_at)
+    values (${session.id}, ${principal.companyId}, 'portal', 'open', ${deps.payments.name}, ${session.url}, ${session.expiresAt})`)
+  return { portal_url: session.url, session_id: session.id, expires_at: session.expiresAt.toISOString(), provider: deps.payments.name }
 }

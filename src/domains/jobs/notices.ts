@@ -8,13 +8,14 @@ import { escapeHtml } from '../../core/html-escape.js'
 import { isAuMobile } from '../../core/phone.js'
 import { messageDelivery, type QueuedMessage } from '../comms/deliver.js'
 import { withTenantThenStart } from '../../temporal/outbox.js'
+import { reserveOrRefuse } from '../billing/message-quota.js'
 import { findJob, presentJob } from './queries.js'
 import type { SendEtaInput } from './schema.js'
 
 export async function sendEta(deps: Deps, principal: Principal, input: Static<typeof SendEtaInput>) {
   const now = deps.clock.now()
   return withTenantThenStart(deps, principal.companyId, async (tx, start) => {
-    const row = await findJob(tx, input.job_id)
+    const row = await findJob(tx, input.job_id, { forUpdate: true })
     if (!row) throw notFound('Job')
     if (row.status === 'Completed' || row.status === 'Cancelled') {
       throw new AppError('conflict', `The job is ${row.status}; no on-my-way notice is needed.`, { current_status: row.status })
@@ -25,7 +26,10 @@ export async function sendEta(deps: Deps, principal: Principal, input: Static<ty
     const when = input.eta_minutes ? ` and should arrive in about ${input.eta_minutes} minutes` : ''
     const text = `Hi ${first}, ${who} is on the way${when}.${input.message ? ` ${input.message}` : ''}`
     const channel = input.channel ?? 'sms'
-    const key = `eta:${row.id}:${now.getTime()}`
+    // Numbered per job, so a retried delivery of notice n never sends twice (never keyed by the clock).
+    const [numbered] = await tx<{ eta_count: number }[]>`update jobs set eta_count = eta_count + 1 where id = ${row.id} returning eta_count`
+    const notice = numbered!.eta_count
+    const key = `eta:${row.id}:${notice}`
     const base = { messageType: 'eta', leadId: row.lead_id, jobId: row.id }
     const messages: QueuedMessage[] = []
     const skipped: string[] = []
@@ -39,7 +43,8 @@ export async function sendEta(deps: Deps, principal: Principal, input: Static<ty
       } else skipped.push('email: the client has no email address')
     }
     if (!messages.length) throw new AppError('validation_error', 'The client cannot be reached on the chosen channel.', { messages: skipped })
-    const delivery = await start(messageDelivery(principal.companyId, `job-eta:${principal.companyId}:${row.id}:${now.getTime()}`, messages))
+    await reserveOrRefuse(tx, deps.db.app, principal.companyId, messages, now)
+    const delivery = await start(messageDelivery(principal.companyId, `job-eta:${row.id}:${notice}`, messages.map((m) => ({ ...m, quotaReserved: true }))))
     return { job: presentJob(row), delivery: { workflow_id: delivery.workflow_id, channels: messages.map((m) => m.channel), skipped } }
   })
 }

@@ -9,7 +9,7 @@ import { normaliseAuPhone } from '../../core/phone.js'
 import { withTenant } from '../../db/sql.js'
 import { pageEnvelope, pageFrom } from '../../core/paging.js'
 import { withTenantThenStart } from '../../temporal/outbox.js'
-import { instantResponseWorkflow } from '../automations/instant-response.js'
+import { instantResponseStart } from '../automations/instant-response.js'
 import { findLead, insertLead, listLeadRows, presentLead, updateLeadRow, type LeadChanges } from './queries.js'
 import type { CreateLeadInput, ListLeadsInput, UpdateLeadInput } from './schema.js'
 
@@ -38,7 +38,7 @@ export async function createLead(deps: Deps, principal: Principal, input: Static
       source: blankToNull(input.source) ?? defaultSource,
     }, now)
     await recordEvent(tx, { companyId: principal.companyId, type: 'lead.created', entityType: 'lead', entityId: lead.id, payload: { lead: presentLead(lead) }, at: now })
-    if (lead.phone || lead.email) await start(instantResponseWorkflow(principal.companyId, lead.id))
+    if (lead.phone || lead.email) await start(instantResponseStart(principal.companyId, lead.id, lead.created_at))
     return lead
   })
   return { lead: presentLead(row) }

@@ -10,6 +10,7 @@ import { isUniqueViolation } from '../../db/sql.js'
 import { withTenantThenStart } from '../../temporal/outbox.js'
 import { findPlan, presentPlan, priceCents } from '../billing/plans.js'
 import { addBillingPeriod } from '../billing/subscription.js'
+import { trialStart } from '../billing/trial.js'
 import { normaliseAbn } from './abn.js'
 import type { OnboardInput } from './schema.js'
 
@@ -73,16 +74,16 @@ export async function onboard(deps: Deps, input: Input) {
                 ${activation?.customerId ?? null}, ${activation?.subscriptionId ?? null},
                 ${activation ? input.stripe_payment_method_id! : null})`
       if (trialEndsAt) {
-        await start({
-          companyId,
-          workflowType: 'trialLifecycle',
-          workflowId: `trial:${companyId}`,
-          input: { companyId, trialEndsAt: trialEndsAt.toISOString() },
-        })
+        await start(trialStart(companyId, trialEndsAt))
       }
       return user!.id
     })
   } catch (error) {
+    // The sign-up did not happen, so a subscription activated for it must not stay charged.
+    if (activation) {
+      await deps.payments.cancelSubscription({ companyId, subscriptionId: activation.subscriptionId }).catch((cancelError) =>
+        deps.logger.error({ err: cancelError, companyId, subscriptionId: activation!.subscriptionId }, 'could not cancel the subscription of a failed sign-up; cancel it by hand'))
+    }
     if (isUniqueViolation(error, 'users_email_unique')) throw emailTaken()
     throw error
   }

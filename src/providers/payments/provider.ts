@@ -28,4 +28,6 @@ export interface PaymentsProvider {
   createPortalSession(request: { companyId: string; customerId: string }): Promise<HostedSession>
   /** Starts a paid subscription at once from a payment method token given at onboarding. */
   activateSubscription(request: CheckoutRequest & { paymentMethodId: string }): Promise<PaymentMethodActivation>
+  /** Undoes an activation whose sign-up then failed (say, the email was taken meanwhile): nothing stays charged. */
+  cancelSubscription(request: { companyId: string; subscriptionId: string }): Promise<void>
 }

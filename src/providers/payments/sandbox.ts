@@ -10,6 +10,7 @@ const id = (prefix: string) => `${prefix}_sandbox_${randomBytes(16).toString('ba
 
 export class SandboxPayments implements PaymentsProvider {
   readonly name = 'sandbox'
+  private readonly active = new Set<string>()
   constructor(private readonly urls: { siteRoot: string }, private readonly now: () => Date) {}
 
   async createCheckoutSession(_request: CheckoutRequest): Promise<HostedSession> {
@@ -27,6 +28,17 @@ export class SandboxPayments implements PaymentsProvider {
     if (request.paymentMethodId === 'pm_card_chargeDeclined') {
       throw new AppError('payment_required', 'The payment method was declined (sandbox test token pm_card_chargeDeclined).')
     }
-    return { customerId: id('cus'), subscriptionId: id('sub') }
+    const subscriptionId = id('sub')
+    this.active.add(subscriptionId)
+    return { customerId: id('cus'), subscriptionId }
+  }
+
+  async cancelSubscription(request: { companyId: string; subscriptionId: string }): Promise<void> {
+    this.active.delete(request.subscriptionId)
+  }
+
+  /** Subscriptions activated and not cancelled (the sandbox keeps them in memory; no money moves). */
+  isActive(subscriptionId: string): boolean {
+    return this.active.has(subscriptionId)
   }
 }

@@ -8,7 +8,7 @@ import { AppError } from '../../core/errors.js'
 import { authorize } from '../../core/auth.js'
 import { parseInput } from '../../core/validation.js'
 import { listTools, findTool, encodeCursor, decodeCursor, type CatalogueView } from './catalogue.js'
-import { RESOURCES, describeResource } from './resources.js'
+import { describeResource } from './resources.js'
 import {
   DEFAULT_PROTOCOL_VERSION, RPC, RpcError, SERVER_INFO, SUPPORTED_PROTOCOL_VERSIONS, negotiateVersion, rpcErrorFromApp,
   type JsonRpcId, type JsonRpcRequest, type JsonRpcResponse,
@@ -117,8 +117,8 @@ async function dispatch(ctx: McpCallContext, msg: JsonRpcRequest): Promise<unkno
       return listTools(ctx.registry, ctx.view, params.cursor)
     case 'resources/list': {
       const offset = decodeCursor(params.cursor, 'resources')
-      const page = RESOURCES.slice(offset, offset + 50)
-      const next = offset + 50 < RESOURCES.length ? encodeCursor(offset + 50, 'resources') : undefined
+      const page = ctx.registry.resources.slice(offset, offset + 50)
+      const next = offset + 50 < ctx.registry.resources.length ? encodeCursor(offset + 50, 'resources') : undefined
       return { resources: page.map(describeResource), ...(next ? { nextCursor: next } : {}) }
     }
     case 'resources/templates/list':
@@ -135,7 +135,7 @@ async function dispatch(ctx: McpCallContext, msg: JsonRpcRequest): Promise<unkno
 
 async function readResource(ctx: McpCallContext, params: Record<string, unknown>) {
   if (typeof params.uri !== 'string') throw new RpcError(RPC.INVALID_PARAMS, 'resources/read needs params.uri')
-  const resource = RESOURCES.find((r) => r.uri === params.uri)
+  const resource = ctx.registry.resources.find((r) => r.uri === params.uri)
   if (!resource) throw new RpcError(RPC.INVALID_PARAMS, `Unknown resource ${params.uri}; see resources/list.`)
   const principal = await requireMcpPrincipal(ctx)
   if (resource.scope) {

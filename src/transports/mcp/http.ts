@@ -8,7 +8,7 @@ import { authenticateHttp, type KeyRateLimiter } from '../../core/auth.js'
 import { describeTool, filteredTools, type CatalogueView } from './catalogue.js'
 import { handleMessage, requestName, type Handled, type McpCallContext } from './handler.js'
 import { DEFAULT_PROTOCOL_VERSION, RPC, SERVER_INFO, SUPPORTED_PROTOCOL_VERSIONS, type JsonRpcRequest } from './protocol.js'
-import { RESOURCES, describeResource } from './resources.js'
+import { describeResource } from './resources.js'
 import { checkOrigin } from './origin.js'
 
 const MAX_BODY = 1024 * 1024
@@ -128,9 +128,9 @@ export function mcpRouter(deps: Deps, registry: Registry, limiter: KeyRateLimite
       },
       authentication: { scheme: 'bearer', header: 'Authorization: Bearer <API_KEY>', feature: 'mcpAccess (business plan)', unauthenticatedMethods: ['server/discover', 'tools/list', 'resources/list', 'ping', 'initialize'] },
       tool_count: tools.length,
-      resource_count: RESOURCES.length,
+      resource_count: registry.resources.length,
       tools: tools.map((op) => describeTool(op, view)),
-      resources: RESOURCES.map(describeResource),
+      resources: registry.resources.map(describeResource),
     }
   })
 

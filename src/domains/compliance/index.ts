@@ -1,0 +1,8 @@
+import { defineDomain } from '../../core/domain.js'
+import { compliancePlannedTools } from './operations.js'
+
+export const complianceDomain = defineDomain({
+  name: 'compliance',
+  description: 'Safety documents such as SWMS drafts.',
+  operations: [...compliancePlannedTools],
+})

@@ -1,0 +1,8 @@
+import { defineDomain } from '../../core/domain.js'
+import { ecosystemPlannedTools } from './operations.js'
+
+export const ecosystemDomain = defineDomain({
+  name: 'ecosystem',
+  description: 'Referral links and the partner ecosystem.',
+  operations: [...ecosystemPlannedTools],
+})

@@ -1,0 +1,8 @@
+import { defineDomain } from '../../core/domain.js'
+import { formationPlannedTools } from './operations.js'
+
+export const formationDomain = defineDomain({
+  name: 'formation',
+  description: 'Starting a trade business: setup guides, requirements, funding and location scores.',
+  operations: [...formationPlannedTools],
+})

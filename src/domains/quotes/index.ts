@@ -1,0 +1,16 @@
+import { defineDomain } from '../../core/domain.js'
+import { quoteOperations } from './operations.js'
+import { quotesPlannedTools } from './price-suggestion.js'
+import { listQuotes } from './service.js'
+
+export const quotesDomain = defineDomain({
+  name: 'quotes',
+  description: 'Quotes with GST-inclusive line items: create, update, send (public accept page) and list.',
+  operations: [...quoteOperations, ...quotesPlannedTools],
+  resources: [{
+    uri: 'service://quotes', name: 'Quotes', scope: 'quotes', description: 'Quotes with line items, totals and the linked lead (newest 100, with the total).',
+    read: (deps, principal) => listQuotes(deps, principal, { limit: 100 }),
+  }],
+  events: ['quote.created', 'quote.sent', 'quote.accepted'],
+  usageCounts: { quotes: 'select count(*)::int from quotes' },
+})

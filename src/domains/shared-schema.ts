@@ -1,0 +1,48 @@
+// Schema pieces shared by the planned-tool catalogue (inputs only; outputs come with each domain).
+import Type from 'typebox'
+import { Dollars, StringEnum } from '../core/schema-helpers.js'
+
+/** Options for every tool input: unknown fields are rejected. */
+export const closed = { additionalProperties: false } as const
+
+/** A record identifier. */
+export const Id = (description: string) => Type.String({ minLength: 1, description })
+
+/** Cursor pagination properties for list tools; spread into a Type.Object. */
+export const Paging = {
+  cursor: Type.Optional(Type.String({ description: "Opaque cursor from a previous page's nextCursor" })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50, description: 'Maximum number of items to return (1-100, default 50)' })),
+}
+
+export const DateOnly = (description: string) => Type.String({ format: 'date', description })
+
+export const AU_STATES = ['NSW', 'VIC', 'QLD', 'WA', 'SA', 'TAS', 'ACT', 'NT'] as const
+export const AuState = (description = 'Australian state or territory') => StringEnum(AU_STATES, { description })
+
+export const Trade = (description = 'Trade, free text, e.g. plumbing, electrical, carpentry, air conditioning and refrigeration') =>
+  Type.String({ minLength: 1, description })
+
+export const QUOTE_STATUSES = ['Draft', 'Sent', 'Viewed', 'Accepted', 'Declined', 'Expired'] as const
+export const JOB_STATUSES = ['Quoted', 'Scheduled', 'In Progress', 'Completed', 'Cancelled'] as const
+
+export const LineItem = Type.Object(
+  {
+    description: Type.String({ minLength: 1, description: 'What is supplied or done, e.g. "Replace 250L hot water system"' }),
+    quantity: Type.Number({ exclusiveMinimum: 0, description: 'Quantity (greater than 0), e.g. hours or units' }),
+    unitPrice: Dollars({ minimum: 0, description: 'Price per unit in AUD dollars (0 or more)' }),
+    service_id: Type.Optional(Id('Service catalog item this line comes from (see services.list)')),
+  },
+  closed,
+)
+
+export const LineItems = (description: string) => Type.Array(LineItem, { minItems: 1, maxItems: 200, description })
+
+export const SendSms = Type.Optional(Type.Boolean({ default: false, description: 'Also send by SMS to the client\'s mobile (counts toward the monthly SMS quota)' }))
+export const SendEmail = Type.Optional(Type.Boolean({ default: false, description: 'Also send by email to the client (counts toward the monthly email quota)' }))
+
+export const REVIEW_PLATFORMS = ['google', 'facebook', 'hipages', 'productreview', 'trustpilot', 'yelp', 'truelocal', 'serviceseeking'] as const
+
+export const BUSINESS_STRUCTURES = ['sole_trader', 'partnership', 'company', 'trust'] as const
+
+/** How a notice reaches the client. */
+export const Channel = StringEnum(['sms', 'email', 'both'] as const, { default: 'sms', description: 'Send by SMS, email or both (default sms)' })

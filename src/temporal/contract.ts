@@ -1,0 +1,47 @@
+// Typed workflow contracts. Each workflow has exactly one definition: the workflow function itself
+// (its name is the Temporal workflow type), how its id is built from business keys, and the id
+// reuse and conflict policies that make a second start harmless. Starting one goes through
+// workflowStart(definition, input), so a wrong input does not type-check and no id is hand-built.
+import type { CompanyScoped } from './search-attributes.js'
+
+/** What a second start with the same id does while the first run is still open. */
+export type IdConflictPolicy = 'USE_EXISTING' | 'FAIL'
+/**
+ * Whether an id may start again once its run has closed: never (REJECT_DUPLICATE), only after a
+ * failure, termination or timeout (ALLOW_DUPLICATE_FAILED_ONLY), or always (ALLOW_DUPLICATE).
+ */
+export type IdReusePolicy = 'REJECT_DUPLICATE' | 'ALLOW_DUPLICATE_FAILED_ONLY' | 'ALLOW_DUPLICATE'
+
+export interface WorkflowDefinition<I extends CompanyScoped = CompanyScoped, R = unknown> {
+  /** The workflow function, exported from workflows/index.ts under the same name. */
+  workflow: (input: I) => Promise<R>
+  /** The id, from business keys only (never the clock), always prefixed by the company. */
+  id: (input: I) => string
+  idConflictPolicy: IdConflictPolicy
+  idReusePolicy: IdReusePolicy
+  /** One sentence for operators: what the workflow does and why its id policy is what it is. */
+  description: string
+}
+
+export type AnyWorkflowDefinition = WorkflowDefinition<any, any>
+
+export function defineWorkflow<I extends CompanyScoped, R>(definition: WorkflowDefinition<I, R>): WorkflowDefinition<I, R> {
+  return definition
+}
+
+/** What the workflow outbox stores for one start. */
+export interface WorkflowSpec {
+  companyId: string
+  workflowType: string
+  workflowId: string
+  input: unknown
+}
+
+/** The start of `definition` with `input`: type, id and input all come from the definition. */
+export function workflowStart<I extends CompanyScoped>(definition: WorkflowDefinition<I, unknown>, input: I): WorkflowSpec {
+  return { companyId: input.companyId, workflowType: workflowType(definition), workflowId: definition.id(input), input }
+}
+
+export function workflowType(definition: AnyWorkflowDefinition): string {
+  return definition.workflow.name
+}
