@@ -47,7 +47,7 @@ describe('jobs.create', () => {
   })
 
   it('an accepted quote becomes its job in one call, once', async () => {
-    const { quote } = await tool(client, 'quotes.create', { lead_id: lead.id, line_items: [{ description: 'Switchboard upgrade', quantity: 1, unitPrice: 1800, unitCost: 700 }] })
+    const { quote } = await tool(client, 'quotes.create', { lead_id: lead.id, line_items: [{ description: 'Switchboard upgrade', quantity: 1, unitPrice: 1800, unit_cost: 700 }] })
     await tool(client, 'quotes.update', { quote_id: quote.id, status: 'Accepted' })
     const job = (await tool(client, 'jobs.create', { lead_id: lead.id, quote_id: quote.id })).job
     expect(job).toMatchObject({ title: 'Switchboard upgrade', amount: 1980, quoteId: quote.id, quote: { quoteNumber: quote.quoteNumber, status: 'Accepted', total: 1980 } })
@@ -142,7 +142,7 @@ describe('jobs.send_eta and jobs.profit_summary', () => {
 
   it('profit = amount - (quote line unit costs + recorded costs)', async () => {
     const { quote } = await tool(client, 'quotes.create', { lead_id: lead.id, line_items: [
-      { description: 'Downlights', quantity: 10, unitPrice: 85, unitCost: 32.5 },
+      { description: 'Downlights', quantity: 10, unitPrice: 85, unit_cost: 32.5 },
       { description: 'Labour', quantity: 4, unitPrice: 110 },
     ] })
     await tool(client, 'quotes.update', { quote_id: quote.id, status: 'Accepted' })

@@ -24,7 +24,7 @@ afterAll(async () => {
 
 const items = [
   { description: 'Replace 250L hot water system', quantity: 1, unitPrice: 1650 },
-  { description: 'Labour', quantity: 2.5, unitPrice: 95.5, unitCost: 40 },
+  { description: 'Labour', quantity: 2.5, unitPrice: 95.5, unit_cost: 40 },
 ]
 
 describe('services catalogue', () => {

@@ -5,6 +5,8 @@ import type { Config } from '../config.js'
 import type { Db } from '../db/sql.js'
 import type { Logger } from '../logger.js'
 import type { Clock } from './clock.js'
+import type { Principal } from './access.js'
+import type { AnyOperation } from './operation.js'
 import type { PaymentsProvider } from '../providers/payments/provider.js'
 import type { WorkflowDispatcher } from '../temporal/outbox.js'
 import type { SmsProvider } from '../providers/sms/provider.js'
@@ -15,6 +17,11 @@ export interface Urls {
   siteRoot: string
   /** {base_url} = {site_root}/api/v1 */
   apiBase: string
+}
+
+/** Charges wallet credit for a call by its cost class (the wallet capability provides it). */
+export interface CreditMeter {
+  charge(call: { principal: Principal | null; operation: AnyOperation; transport: 'rest' | 'mcp' }): Promise<void>
 }
 
 export interface Deps {
@@ -29,4 +36,6 @@ export interface Deps {
   workflows: WorkflowDispatcher
   /** Record counts for GET /usage, from every domain's usageCounts (core/composition.ts). */
   countResources(tx: postgres.TransactionSql): Promise<Record<string, number>>
+  /** Unset until the wallet capability lands: calls cost nothing. */
+  credits?: CreditMeter
 }

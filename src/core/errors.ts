@@ -9,6 +9,7 @@ export type ErrorCode =
   | 'method_not_allowed'
   | 'email_taken'
   | 'conflict'
+  | 'idempotency_conflict'
   | 'rate_limited'
   | 'payment_required'
   | 'not_implemented'
@@ -24,6 +25,7 @@ const statusByCode: Record<ErrorCode, number> = {
   method_not_allowed: 405,
   email_taken: 409,
   conflict: 409,
+  idempotency_conflict: 409,
   rate_limited: 429,
   not_implemented: 501,
   internal_error: 500,

@@ -20,3 +20,9 @@ export const ErrorBody = Type.Object(
   },
   { additionalProperties: true },
 )
+
+/**
+ * Options for an update tool's input: unknown fields are refused, and besides the id at least one
+ * field to change must be given (minProperties 2), so the rule is in the published schema itself.
+ */
+export const UPDATE_OPTIONS = { additionalProperties: false, minProperties: 2 } as const

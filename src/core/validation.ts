@@ -31,6 +31,11 @@ export function describeErrors(schema: TSchema, value: unknown): string[] {
       continue
     }
     if (e.keyword === 'const' && e.schemaPath.includes('anyOf')) continue // reported by anyOf below
+    if (e.keyword === 'minProperties' && !field) {
+      const id = (schema as { required?: string[] }).required?.[0]
+      out.add(`body: give at least one field to change${id ? ` besides ${id}` : ''}`)
+      continue
+    }
     out.add(`${field || 'body'}: ${e.message}`)
   }
   return [...out]

@@ -1,13 +1,14 @@
-// REST routes generated from the registry. Each route: authenticate (counting the call), authorise,
-// precheck, validate, run. No business logic lives here.
+// REST routes generated from the registry. A route only translates HTTP: it gathers the input
+// (query, path, body), the Idempotency-Key header and the binding's plan feature, calls the one
+// pipeline (core/execute.ts) and writes the status and body. No business logic lives here.
 import Router from '@koa/router'
 import type { Context } from 'koa'
 import type { Deps } from '../core/deps.js'
-import type { AnyOperation, OperationContext } from '../core/operation.js'
+import type { AnyOperation } from '../core/operation.js'
 import type { Registry } from '../core/registry.js'
-import { authenticateHttp, authorize, type KeyRateLimiter } from '../core/auth.js'
+import { authenticateHttp, type KeyRateLimiter } from '../core/auth.js'
 import { validationError } from '../core/errors.js'
-import { parseInput } from '../core/validation.js'
+import { execute } from '../core/execute.js'
 
 export const API_PREFIX = '/api/v1'
 
@@ -16,20 +17,16 @@ export function openApiPath(path: string): string {
   return path.replace(/:([A-Za-z_]+)/g, '{$1}')
 }
 
+const readsQuery = (op: AnyOperation) => op.rest!.method === 'GET' || op.rest!.method === 'DELETE'
+
 function rawInput(ctx: Context, op: AnyOperation): Record<string, unknown> {
   const params = (ctx as Context & { params?: Record<string, string> }).params ?? {}
-  if (op.rest!.method === 'GET' || op.rest!.method === 'DELETE') return { ...ctx.query, ...params }
+  if (readsQuery(op)) return { ...ctx.query, ...params }
   const body = (ctx.request as { body?: unknown }).body
   if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) {
     throw validationError(['body: must be a JSON object'])
   }
   return { ...(body as Record<string, unknown> | undefined), ...params }
-}
-
-export async function runOperation(op: AnyOperation, opCtx: OperationContext, raw: Record<string, unknown>, convert: boolean) {
-  if (op.precheck) await op.precheck(opCtx, raw)
-  const input = parseInput(op.input, raw, { convert })
-  return op.run(opCtx, input as never)
 }
 
 export function restRouter(registry: Registry, deps: Deps, limiter: KeyRateLimiter): Router {
@@ -38,20 +35,20 @@ export function restRouter(registry: Registry, deps: Deps, limiter: KeyRateLimit
     const binding = op.rest!
     const method = binding.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete'
     router[method](binding.path, async (ctx) => {
-      const opCtx: OperationContext = {
+      const result = await execute(op, {
         deps,
-        principal: null,
+        transport: 'rest',
         requestId: ctx.state.requestId,
         clientIp: ctx.ip,
-        transport: 'rest',
-      }
-      if (op.access !== 'public') {
-        opCtx.principal = await authenticateHttp(ctx, deps, limiter, { count: binding.countsTowardQuota ?? true })
-        authorize(op.access, opCtx.principal, binding.feature)
-      }
-      const raw = rawInput(ctx, op)
-      ctx.body = await runOperation(op, opCtx, raw, binding.method === 'GET' || binding.method === 'DELETE')
-      ctx.status = binding.status ?? 200
+        authenticate: () => authenticateHttp(ctx, deps, limiter, { count: binding.countsTowardQuota ?? true }),
+        bindingFeature: binding.feature,
+        convert: readsQuery(op),
+        idempotency: { key: ctx.get('idempotency-key') || undefined, field: 'Idempotency-Key' },
+        successStatus: binding.status ?? 200,
+      }, rawInput(ctx, op))
+      if (result.replayed) ctx.set('Idempotent-Replayed', 'true')
+      ctx.status = result.status
+      ctx.body = result.output
     })
   }
   return router

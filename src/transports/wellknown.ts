@@ -1,9 +1,7 @@
 // Discovery documents under {site_root}/.well-known/, generated from the registry.
 import type { Registry } from '../core/registry.js'
 import type { Urls } from '../core/deps.js'
-
-export const MCP_SERVER_VERSION = '2.3.0'
-export const MCP_PROTOCOL_VERSION = '2024-11-05'
+import { DEFAULT_PROTOCOL_VERSION, SERVER_INFO, UNAUTHENTICATED_METHODS } from './mcp/protocol.js'
 
 export function buildAgentCard(registry: Registry, urls: Urls) {
   const domains = [...new Set(registry.mcpTools().map((op) => op.domain))]
@@ -36,16 +34,16 @@ export function buildAgentCard(registry: Registry, urls: Urls) {
 
 export function buildMcpServerCard(registry: Registry, urls: Urls) {
   return {
-    name: 'tradie-ops',
-    title: 'Trade Business Management Service',
-    version: MCP_SERVER_VERSION,
-    protocolVersion: MCP_PROTOCOL_VERSION,
+    name: SERVER_INFO.name,
+    title: SERVER_INFO.title,
+    version: SERVER_INFO.version,
+    protocolVersion: DEFAULT_PROTOCOL_VERSION,
     description: 'MCP server for running an Australian trade business: leads, quotes, jobs, invoicing, billing.',
     transports: [
       { type: 'streamable-http', url: `${urls.apiBase}/mcp` },
       { type: 'sse', url: `${urls.apiBase}/mcp/sse` },
     ],
-    authentication: { type: 'bearer', header: 'Authorization', description: 'API key (ask_...); needs the mcpAccess feature (business plan)', unauthenticatedMethods: ['server/discover', 'tools/list', 'resources/list', 'ping'] },
+    authentication: { type: 'bearer', header: 'Authorization', description: 'API key (ask_...); needs the mcpAccess feature (business plan)', unauthenticatedMethods: UNAUTHENTICATED_METHODS },
     tools: registry.mcpTools().map((op) => ({ name: op.name, title: op.title, description: op.description, annotations: op.annotations })),
   }
 }

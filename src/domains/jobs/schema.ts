@@ -1,5 +1,5 @@
 import Type from 'typebox'
-import { DateTime, Dollars, Nullable, StringEnum } from '../../core/schema-helpers.js'
+import { DateTime, Dollars, Nullable, StringEnum, UPDATE_OPTIONS } from '../../core/schema-helpers.js'
 import { PageFields, PagingInput } from '../../core/paging.js'
 
 export const JOB_STATUSES = ['Quoted', 'Scheduled', 'In Progress', 'Completed', 'Cancelled'] as const
@@ -72,7 +72,7 @@ export const UpdateJobInput = Type.Object(
     amount: Type.Optional(Nullable(Dollars({ minimum: 0, maximum: 10_000_000, description: 'Job value in AUD' }))),
     add_costs: Type.Optional(Type.Array(CostInput, { maxItems: 50, description: 'Costs to record against the job (materials, labour, subcontractors), for jobs.profit_summary' })),
   },
-  closed,
+  UPDATE_OPTIONS,
 )
 
 export const CompleteJobInput = Type.Object(

@@ -1,5 +1,5 @@
 import Type from 'typebox'
-import { DateTime, Nullable, StringEnum } from '../../core/schema-helpers.js'
+import { DateTime, Nullable, StringEnum, UPDATE_OPTIONS } from '../../core/schema-helpers.js'
 import { PageFields, PagingInput } from '../../core/paging.js'
 
 export const LEAD_STATUSES = ['New', 'Contacted', 'Qualified', 'Quoted', 'Won', 'Lost'] as const
@@ -57,7 +57,7 @@ export const UpdateLeadInput = Type.Object(
     priority: Type.Optional(StringEnum(LEAD_PRIORITIES)),
     status: Type.Optional(StringEnum(LEAD_STATUSES, { description: 'Any status may be set' })),
   },
-  { additionalProperties: false },
+  UPDATE_OPTIONS,
 )
 
 export const ListLeadsInput = Type.Object(

@@ -1,5 +1,5 @@
 import Type from 'typebox'
-import { DateTime, Dollars, Nullable, StringEnum } from '../../core/schema-helpers.js'
+import { DateTime, Dollars, Nullable, StringEnum, UPDATE_OPTIONS } from '../../core/schema-helpers.js'
 import { PageFields, PagingInput } from '../../core/paging.js'
 
 export const QUOTE_STATUSES = ['Draft', 'Sent', 'Viewed', 'Accepted', 'Declined', 'Expired'] as const
@@ -14,7 +14,7 @@ export const LineItemInput = Type.Object(
     description: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'What is supplied or done; defaults to the service name when service_id is given' })),
     quantity: Type.Number({ exclusiveMinimum: 0, maximum: 100_000, description: 'Quantity (more than 0, up to three decimals), e.g. hours or units' }),
     unitPrice: Type.Optional(Dollars({ minimum: 0, maximum: 1_000_000, description: 'AUD per unit, ex GST (at most two decimals); defaults to the service price when service_id is given' })),
-    unitCost: Type.Optional(Dollars({ minimum: 0, maximum: 1_000_000, description: 'Your cost per unit in AUD (materials), for job profit; never shown to the client' })),
+    unit_cost: Type.Optional(Dollars({ minimum: 0, maximum: 1_000_000, description: 'Your cost per unit in AUD (materials), for job profit; never shown to the client' })),
     service_id: Type.Optional(Id('Catalogue service this line comes from (see services.list)')),
   },
   closed,
@@ -80,7 +80,7 @@ export const UpdateQuoteInput = Type.Object(
     notes: Type.Optional(Nullable(Type.String({ maxLength: 5000, description: 'Notes; null clears them' }))),
     valid_until: Type.Optional(DateOnly('New last day (YYYY-MM-DD) the quote can be accepted')),
   },
-  closed,
+  UPDATE_OPTIONS,
 )
 
 export const SendQuoteInput = Type.Object(

@@ -59,7 +59,7 @@ async function priceLines(tx: postgres.TransactionSql, lines: LineInput[]): Prom
       description: description ?? '',
       quantity: line.quantity,
       unitPriceCents: price(line.unitPrice, 'unitPrice') ?? Number(service?.unit_price_cents ?? 0),
-      unitCostCents: price(line.unitCost, 'unitCost'),
+      unitCostCents: price(line.unit_cost, 'unit_cost'),
       serviceId: line.service_id ?? null,
     }
   })

@@ -1,5 +1,5 @@
 import Type from 'typebox'
-import { DateTime, Dollars, Nullable, StringEnum } from '../../core/schema-helpers.js'
+import { DateTime, Dollars, Nullable, StringEnum, UPDATE_OPTIONS } from '../../core/schema-helpers.js'
 import { PageFields, PagingInput } from '../../core/paging.js'
 
 export const SERVICE_UNITS = ['each', 'hour', 'metre', 'square_metre', 'fixed'] as const
@@ -51,7 +51,7 @@ export const UpdateServiceInput = Type.Object(
     unit: Type.Optional(Unit),
     category: Type.Optional(Nullable(Type.String({ maxLength: 100, description: 'New category; null clears it' }))),
   },
-  closed,
+  UPDATE_OPTIONS,
 )
 
 export const ServiceResponse = Type.Object({ service: ServiceSchema })

@@ -17,12 +17,24 @@ export const toUnderscore = (name: string) => name.replace('.', '_')
 
 type ToolDescription = ReturnType<typeof buildDescription>
 
+const IDEMPOTENCY_KEY_ARGUMENT = {
+  type: 'string', minLength: 1, maxLength: 255,
+  description: 'Optional. Retrying this call after a timeout? Send the same key (a UUID) with the same arguments: it runs once and the first result is returned again for 24 hours. The same key with other arguments is refused (idempotency_conflict).',
+}
+
+/** The operation's input schema; write tools also list the idempotency_key argument the pipeline accepts. */
+function toolInputSchema(op: AnyOperation) {
+  const schema = plain(op.input) as { properties?: Record<string, unknown> }
+  if (op.annotations.readOnlyHint === true) return schema
+  return { ...schema, properties: { ...schema.properties, idempotency_key: IDEMPOTENCY_KEY_ARGUMENT } }
+}
+
 function buildDescription(op: AnyOperation, underscoreNames: boolean) {
   return {
     name: underscoreNames ? toUnderscore(op.name) : op.name,
     title: op.title,
     description: op.description,
-    inputSchema: plain(op.input),
+    inputSchema: toolInputSchema(op),
     // Clients that know outputSchema (2025-06-18 on) validate structuredContent against it.
     ...(op.planned ? {} : { outputSchema: plain(op.output) }),
     annotations: { title: op.title, ...op.annotations },

@@ -3,14 +3,13 @@
 import type { Deps } from '../../core/deps.js'
 import type { Principal } from '../../core/access.js'
 import type { Registry } from '../../core/registry.js'
-import type { OperationContext } from '../../core/operation.js'
 import { AppError } from '../../core/errors.js'
 import { authorize } from '../../core/auth.js'
-import { parseInput } from '../../core/validation.js'
+import { execute, isAccessError } from '../../core/execute.js'
 import { listTools, findTool, encodeCursor, decodeCursor, type CatalogueView } from './catalogue.js'
 import { describeResource } from './resources.js'
 import {
-  DEFAULT_PROTOCOL_VERSION, RPC, RpcError, SERVER_INFO, SUPPORTED_PROTOCOL_VERSIONS, negotiateVersion, rpcErrorFromApp,
+  DEFAULT_PROTOCOL_VERSION, RPC, RpcError, SERVER_INFO, SUPPORTED_PROTOCOL_VERSIONS, UNAUTHENTICATED_METHODS, negotiateVersion, rpcErrorFromApp,
   type JsonRpcId, type JsonRpcRequest, type JsonRpcResponse,
 } from './protocol.js'
 
@@ -86,14 +85,10 @@ function internal(ctx: McpCallContext, error: unknown): RpcError {
   return new RpcError(RPC.INTERNAL_ERROR, 'Internal error. Retry, or contact support with the X-Request-Id header value.', { error: 'internal_error' }, 500)
 }
 
-/** A key, and the plan's mcpAccess flag. */
+/** A key, and the plan's mcpAccess flag (the transport's own access rule). */
 async function requireMcpPrincipal(ctx: McpCallContext): Promise<Principal> {
   const principal = await ctx.authenticate()
-  try {
-    authorize({ permission: 'read' }, principal, 'mcpAccess')
-  } catch (error) {
-    throw rpcErrorFromApp(error as AppError)
-  }
+  authorize({ permission: 'read' }, principal, 'mcpAccess')
   return principal
 }
 
@@ -111,7 +106,7 @@ async function dispatch(ctx: McpCallContext, msg: JsonRpcRequest): Promise<unkno
         capabilities: CAPABILITIES,
         serverInfo: SERVER_INFO,
         instructions: INSTRUCTIONS,
-        authentication: { scheme: 'bearer', unauthenticatedMethods: ['server/discover', 'tools/list', 'resources/list', 'ping', 'initialize'] },
+        authentication: { scheme: 'bearer', unauthenticatedMethods: UNAUTHENTICATED_METHODS },
       }
     case 'tools/list':
       return listTools(ctx.registry, ctx.view, params.cursor)
@@ -165,23 +160,26 @@ async function callTool(ctx: McpCallContext, params: Record<string, unknown>) {
   }
   const op = findTool(ctx.registry, params.name)
   if (!op) throw new RpcError(RPC.INVALID_PARAMS, `Unknown tool: ${params.name}. See tools/list.`)
-  let principal: Principal
+  // The idempotency key is a documented argument of every write tool, or _meta.idempotency_key.
+  const { idempotency_key: argumentKey, ...args } = (params.arguments ?? {}) as Record<string, unknown>
+  const metaKey = (params._meta as Record<string, unknown> | undefined)?.idempotency_key
   try {
-    principal = await requireMcpPrincipal(ctx)
+    const result = await execute(op, {
+      deps: ctx.deps,
+      transport: 'mcp',
+      requestId: ctx.requestId,
+      clientIp: ctx.clientIp,
+      authenticate: () => requireMcpPrincipal(ctx),
+      idempotency: argumentKey !== undefined ? { key: argumentKey, field: 'idempotency_key' } : { key: metaKey, field: '_meta.idempotency_key' },
+    }, args)
+    return {
+      content: [{ type: 'text', text: JSON.stringify(result.output) }],
+      structuredContent: result.output,
+      ...(result.replayed ? { _meta: { idempotent_replayed: true } } : {}),
+    }
   } catch (error) {
-    // A used-up quota is the tool's own failure; a missing key or plan flag fails the request.
-    if (error instanceof AppError && error.code === 'rate_limited') return toolError(error.body())
-    throw error
-  }
-  const opCtx: OperationContext = { deps: ctx.deps, principal, requestId: ctx.requestId, clientIp: ctx.clientIp, transport: 'mcp' }
-  try {
-    authorize(op.access, principal)
-    const raw = (params.arguments ?? {}) as Record<string, unknown>
-    if (op.precheck) await op.precheck(opCtx, raw)
-    const input = parseInput(op.input, raw)
-    const output = await op.run(opCtx, input as never)
-    return { content: [{ type: 'text', text: JSON.stringify(output) }], structuredContent: output }
-  } catch (error) {
+    // A missing key or plan flag fails the request; a used-up quota, like every other failure, is the tool's own result.
+    if (isAccessError(error) && (error as AppError).code !== 'rate_limited') throw rpcErrorFromApp(error as AppError)
     if (error instanceof AppError) return toolError(error.body())
     ctx.deps.logger.error({ err: error, requestId: ctx.requestId, tool: op.name }, 'tool failed')
     return toolError({ error: 'internal_error', message: 'The tool failed unexpectedly. Retry, or contact support with the X-Request-Id header value.' })

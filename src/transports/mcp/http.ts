@@ -7,7 +7,7 @@ import type { Registry } from '../../core/registry.js'
 import { authenticateHttp, type KeyRateLimiter } from '../../core/auth.js'
 import { describeTool, filteredTools, type CatalogueView } from './catalogue.js'
 import { handleMessage, requestName, type Handled, type McpCallContext } from './handler.js'
-import { DEFAULT_PROTOCOL_VERSION, RPC, SERVER_INFO, SUPPORTED_PROTOCOL_VERSIONS, type JsonRpcRequest } from './protocol.js'
+import { DEFAULT_PROTOCOL_VERSION, RPC, SERVER_INFO, SUPPORTED_PROTOCOL_VERSIONS, UNAUTHENTICATED_METHODS, type JsonRpcRequest } from './protocol.js'
 import { describeResource } from './resources.js'
 import { checkOrigin } from './origin.js'
 
@@ -126,7 +126,7 @@ export function mcpRouter(deps: Deps, registry: Registry, limiter: KeyRateLimite
         streamable_http: `${deps.urls.apiBase}/mcp`,
         sse: `${deps.urls.apiBase}/mcp/sse`,
       },
-      authentication: { scheme: 'bearer', header: 'Authorization: Bearer <API_KEY>', feature: 'mcpAccess (business plan)', unauthenticatedMethods: ['server/discover', 'tools/list', 'resources/list', 'ping', 'initialize'] },
+      authentication: { scheme: 'bearer', header: 'Authorization: Bearer <API_KEY>', feature: 'mcpAccess (business plan)', unauthenticatedMethods: UNAUTHENTICATED_METHODS },
       tool_count: tools.length,
       resource_count: registry.resources.length,
       tools: tools.map((op) => describeTool(op, view)),

@@ -4,6 +4,8 @@ import { AppError } from '../../core/errors.js'
 export const SERVER_INFO = { name: 'tradie-ops', title: 'Trade Business Management Service', version: '2.3.0' }
 export const DEFAULT_PROTOCOL_VERSION = '2024-11-05'
 export const SUPPORTED_PROTOCOL_VERSIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25']
+/** Methods answered without a key (the spec's four, plus the legacy initialize handshake). */
+export const UNAUTHENTICATED_METHODS = ['server/discover', 'tools/list', 'resources/list', 'ping', 'initialize']
 
 export const RPC = {
   PARSE_ERROR: -32700,

@@ -1,0 +1,109 @@
+// The one execution pipeline. REST and MCP both reach every operation through execute(); they
+// only translate HTTP or JSON-RPC in and out. Steps, in order: authenticate (the transport's own
+// access rule included), authorise (scope, permission, plan feature), pre-check, names and
+// validation, idempotency, cost, run, output check, audit. Domain events are written by the
+// services in the same transaction as the change they describe.
+import type { Feature, Principal } from './access.js'
+import { authorize } from './auth.js'
+import type { Deps } from './deps.js'
+import { AppError } from './errors.js'
+import { acceptAliases } from './aliases.js'
+import { checkIdempotencyKey, claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey, requestHash } from './idempotency.js'
+import type { AnyOperation, OperationContext } from './operation.js'
+import { describeErrors, parseInput, validatorFor } from './validation.js'
+
+export interface ExecuteContext {
+  deps: Deps
+  transport: OperationContext['transport']
+  requestId: string
+  clientIp: string
+  /**
+   * Resolves the caller's key (counting the call) and applies the transport's own access rule
+   * (MCP needs mcpAccess). Errors thrown here are marked `accessError` so a transport can answer
+   * them at its own level (JSON-RPC errors for MCP). Not called for public operations.
+   */
+  authenticate(): Promise<Principal>
+  /** A plan feature this binding needs on top of the operation's own (REST writes need restWrite). */
+  bindingFeature?: Feature
+  /** Query-string and path values are strings: convert them to the schema's types. */
+  convert?: boolean
+  /** The caller's idempotency key as sent, and where it came from (for the error message). */
+  idempotency?: { key: unknown; field: string }
+  /** HTTP status of a success (REST bindings say 201 for a create). */
+  successStatus?: number
+}
+
+export interface Executed {
+  output: unknown
+  status: number
+  /** The stored first response of this idempotency key, replayed. */
+  replayed: boolean
+}
+
+/** Marks an error raised while establishing who the caller is. */
+export function accessError(error: unknown): unknown {
+  if (error instanceof AppError) Object.assign(error, { accessError: true })
+  return error
+}
+
+export function isAccessError(error: unknown): boolean {
+  return error instanceof AppError && (error as AppError & { accessError?: boolean }).accessError === true
+}
+
+export const isWrite = (op: AnyOperation) => op.annotations.readOnlyHint !== true
+
+export async function execute(op: AnyOperation, ctx: ExecuteContext, raw: Record<string, unknown>): Promise<Executed> {
+  const opCtx: OperationContext = { deps: ctx.deps, principal: null, requestId: ctx.requestId, clientIp: ctx.clientIp, transport: ctx.transport }
+  if (op.access !== 'public') {
+    try {
+      opCtx.principal = await ctx.authenticate()
+    } catch (error) {
+      throw accessError(error)
+    }
+    authorize(op.access, opCtx.principal, ctx.bindingFeature)
+  }
+  if (op.precheck) await op.precheck(opCtx, raw)
+  const input = parseInput<Record<string, unknown>>(op.input, acceptAliases(op.input, raw), { convert: ctx.convert })
+  const status = ctx.successStatus ?? 200
+
+  const principal = opCtx.principal
+  const sent = ctx.idempotency ? checkIdempotencyKey(ctx.idempotency.key, ctx.idempotency.field) : null
+  const key = principal && isWrite(op) ? sent : null
+  if (key) {
+    const claim = await claimIdempotencyKey(ctx.deps, principal!.companyId, key, op.name, requestHash(op.name, input))
+    if (claim.kind === 'replay') {
+      audit(ctx, op, principal, 'replayed')
+      return { output: claim.response.output, status: claim.response.status, replayed: true }
+    }
+  }
+
+  let output: unknown
+  try {
+    // Cost: the wallet capability charges credit here, by op.cost, before the operation runs.
+    await ctx.deps.credits?.charge({ principal, operation: op, transport: ctx.transport })
+    output = await op.run(opCtx, input as never)
+  } catch (error) {
+    if (key) await releaseIdempotencyKey(ctx.deps, principal!.companyId, key).catch(() => {})
+    if (isWrite(op)) audit(ctx, op, principal, error instanceof AppError ? error.code : 'internal_error')
+    throw error
+  }
+  checkOutput(ctx, op, output)
+  if (key) await completeIdempotencyKey(ctx.deps, principal!.companyId, key, { status, output })
+  audit(ctx, op, principal, 'ok')
+  return { output, status, replayed: false }
+}
+
+/** A result that breaks its declared schema is our bug: logged loudly, still returned (the write happened). */
+function checkOutput(ctx: ExecuteContext, op: AnyOperation, output: unknown): void {
+  if (op.planned || validatorFor(op.output).Check(output)) return
+  ctx.deps.logger.error({ operation: op.name, requestId: ctx.requestId, problems: describeErrors(op.output, output) }, 'operation output does not match its schema')
+}
+
+/** One line per write (and per replay): who changed what, through which transport, with what outcome. */
+function audit(ctx: ExecuteContext, op: AnyOperation, principal: Principal | null, outcome: string): void {
+  if (!isWrite(op)) return
+  ctx.deps.logger.info({
+    audit: true, operation: op.name, outcome, transport: ctx.transport, requestId: ctx.requestId,
+    companyId: principal?.companyId, keyId: principal?.keyId,
+  }, 'operation')
+}

@@ -1,0 +1,96 @@
+// Retry-safe writes. Agents retry on timeouts; a write that carries an idempotency key runs once per
+// company and key, and its first response is replayed for 24 hours. The same key with another
+// operation or input is refused (409 idempotency_conflict), never silently replayed.
+import { createHash } from 'node:crypto'
+import type { Deps } from './deps.js'
+import { AppError, validationError } from './errors.js'
+import { withTenant } from '../db/sql.js'
+
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000
+/** A claim whose process died mid-run is taken over after this long (the write may have to run again). */
+const ABANDONED_AFTER_MS = 60_000
+/** How long a retry waits for the same key's first request to finish before answering "in progress". */
+const WAIT_FOR_FIRST_MS = 10_000
+const KEY_FORMAT = /^[\x21-\x7e]{1,255}$/
+
+export interface StoredResponse {
+  status: number
+  output: unknown
+}
+
+export type Claim = { kind: 'claimed' } | { kind: 'replay'; response: StoredResponse }
+
+/** Checks a key's form; `field` names where it came from (Idempotency-Key header, idempotency_key argument). */
+export function checkIdempotencyKey(key: unknown, field: string): string | null {
+  if (key === undefined || key === null || key === '') return null
+  if (typeof key !== 'string' || !KEY_FORMAT.test(key)) {
+    throw validationError([`${field}: must be 1 to 255 printable ASCII characters without spaces (a UUID is a good choice)`])
+  }
+  return key
+}
+
+/** Canonical JSON (sorted keys), so the same input always hashes the same. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}`
+  }
+  return JSON.stringify(value) ?? 'null'
+}
+
+export function requestHash(operation: string, input: unknown): string {
+  return createHash('sha256').update(`${operation}\n${canonical(input)}`).digest('hex')
+}
+
+interface Row {
+  operation: string
+  request_hash: string
+  state: 'running' | 'done'
+  response: StoredResponse | null
+}
+
+const conflict = (message: string) => new AppError('idempotency_conflict', message)
+
+/** Claims the key for this request, or returns the stored response to replay. */
+export async function claimIdempotencyKey(deps: Deps, companyId: string, key: string, operation: string, hash: string): Promise<Claim> {
+  const deadline = Date.now() + WAIT_FOR_FIRST_MS
+  for (;;) {
+    const now = deps.clock.now()
+    const outcome = await withTenant(deps.db, companyId, async (tx) => {
+      const claimed = await tx`
+        insert into idempotency_keys (company_id, key, operation, request_hash, state, created_at, expires_at)
+        values (${companyId}, ${key}, ${operation}, ${hash}, 'running', ${now}, ${new Date(now.getTime() + IDEMPOTENCY_TTL_MS)})
+        on conflict (company_id, key) do update
+          set operation = excluded.operation, request_hash = excluded.request_hash, state = 'running', response = null,
+              created_at = excluded.created_at, expires_at = excluded.expires_at
+          where idempotency_keys.expires_at <= ${now}
+             or (idempotency_keys.state = 'running' and idempotency_keys.request_hash = excluded.request_hash
+                 and idempotency_keys.created_at < ${new Date(now.getTime() - ABANDONED_AFTER_MS)})
+        returning key`
+      if (claimed.length) return { kind: 'claimed' as const }
+      const [row] = await tx<Row[]>`select operation, request_hash, state, response from idempotency_keys where key = ${key}`
+      return { kind: 'existing' as const, row }
+    })
+    if (outcome.kind === 'claimed') return outcome
+    const row = outcome.row
+    if (!row) continue // released by a failed first request between the two statements: claim again
+    if (row.operation !== operation || row.request_hash !== hash) {
+      throw conflict(`This Idempotency-Key was already used for a different request (${row.operation}) within the last 24 hours. Use a new key for a new request; reuse a key only to retry exactly the same request.`)
+    }
+    if (row.state === 'done') return { kind: 'replay', response: row.response! }
+    if (Date.now() > deadline) {
+      throw conflict('The first request with this Idempotency-Key is still being processed. Retry the same request in a few seconds to get its response.')
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
+
+export async function completeIdempotencyKey(deps: Deps, companyId: string, key: string, response: StoredResponse): Promise<void> {
+  await withTenant(deps.db, companyId, (tx) =>
+    tx`update idempotency_keys set state = 'done', response = ${tx.json(response as never)} where key = ${key}`)
+}
+
+/** The request failed: forget the claim so a retry runs it again (nothing was stored to replay). */
+export async function releaseIdempotencyKey(deps: Deps, companyId: string, key: string): Promise<void> {
+  await withTenant(deps.db, companyId, (tx) => tx`delete from idempotency_keys where key = ${key} and state = 'running'`)
+}
