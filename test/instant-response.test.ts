@@ -41,7 +41,9 @@ describe('instant lead response', () => {
     expect(lead.status).toBe('New')
     const workflowId = `instant-response:${company.company_id}:${lead.id}`
     const result = await temporal.workflow.getHandle(workflowId).result()
-    expect(result).toMatchObject({ skipped: null, contacted: true, failed: [] })
+    expect(result).toMatchObject({ skipped: null, contacted: true, failed: [], deadline: { met: true } })
+    // The promise runs from the lead's arrival: 30 seconds after createdAt.
+    expect(Date.parse(result.deadline.promised_by) - Date.parse(lead.createdAt)).toBe(30_000)
     const messages = await messagesFor(lead.id)
     expect(messages.map((m) => [m.channel, m.to_address, m.provider, m.status])).toEqual([
       ['email', 'jordan@example.com.au', 'local-outbox', 'recorded'],

@@ -1,3 +1,4 @@
+import type { SandboxPayments } from '../src/providers/payments/sandbox.js'
 import { createHash } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { onboard, startTestApp, uniqueEmail, type TestApp } from './helpers/app.js'
@@ -157,6 +158,20 @@ describe('POST /api/v1/onboard', () => {
     expect(results.filter((r) => r.status === 409 && r.body.error === 'email_taken')).toHaveLength(9)
     const [{ count }] = (await app.owner`select count(*)::int from users where lower(email) = ${email}`) as any
     expect(count).toBe(1)
+  })
+
+  it('cancels the subscription activated for a sign-up that then lost the email race', async () => {
+    const payments = app.runtime.deps.payments as SandboxPayments
+    const before = payments.activeSubscriptions().length
+    const email = uniqueEmail('paid-race')
+    const results = await Promise.all(Array.from({ length: 10 }, () =>
+      app.call('POST', '/api/v1/onboard', { body: { ...valid(), plan: 'business', stripe_payment_method_id: 'pm_card_visa', email } })))
+    const winner = results.find((r) => r.status === 201)!
+    expect(winner.body.plan.subscription.status).toBe('active')
+    // Losers that got past the early email check had a subscription activated; each was cancelled.
+    expect(payments.activeSubscriptions().length - before).toBe(1)
+    const [sub] = await app.owner`select provider_subscription_id from subscriptions where company_id = ${winner.body.company_id}`
+    expect(payments.activeSubscriptions()).toContain(sub!.provider_subscription_id)
   })
 })
 

@@ -2,7 +2,6 @@
 // effective plan's limit before the provider is called (reserve_usage in migration 007), inside the
 // caller's transaction, so the count is undone if the caller's change rolls back.
 import type postgres from 'postgres'
-import type { Sql } from '../../db/sql.js'
 import { AppError } from '../../core/errors.js'
 import { secondsUntil, usagePeriod } from '../../core/period.js'
 import { activePlans, type PlanRow } from './plans.js'
@@ -26,7 +25,6 @@ export interface QuotaRefusal {
 /** Counts `count` messages; returns null when counted, or why not (nothing is counted then). */
 export async function reserveMessages(
   tx: postgres.TransactionSql,
-  db: Sql,
   request: { companyId: string; metric: MeteredMessage; count: number; now: Date },
 ): Promise<QuotaRefusal | null> {
   if (request.count <= 0) return null
@@ -34,7 +32,8 @@ export async function reserveMessages(
   const [row] = await tx<{ allowed: boolean; used: number; usage_limit: number; effective_plan_slug: string }[]>`
     select * from reserve_usage(${request.companyId}, ${period.key}, ${request.metric}, ${request.count}, ${request.now})`
   if (row!.allowed) return null
-  const plans = await activePlans(db)
+  // On the same connection: asking the pool for another while this transaction holds one could starve it.
+  const plans = await activePlans(tx)
   const upgrade = plans.find((p) => Number(p[LIMIT_COLUMN[request.metric]]) > row!.usage_limit)
   return {
     metric: request.metric, limit: row!.usage_limit, used: row!.used, planSlug: row!.effective_plan_slug,
@@ -68,13 +67,12 @@ export function quotaExceeded(r: QuotaRefusal): AppError {
 /** Counts every message of a send at once (SMS and email separately), or throws quotaExceeded. */
 export async function reserveOrRefuse(
   tx: postgres.TransactionSql,
-  db: Sql,
   companyId: string,
   messages: { channel: 'sms' | 'email' }[],
   now: Date,
 ): Promise<void> {
   for (const [metric, channel] of [['sms', 'sms'], ['emails', 'email']] as const) {
-    const refusal = await reserveMessages(tx, db, { companyId, metric, count: messages.filter((m) => m.channel === channel).length, now })
+    const refusal = await reserveMessages(tx, { companyId, metric, count: messages.filter((m) => m.channel === channel).length, now })
     if (refusal) throw quotaExceeded(refusal)
   }
 }

@@ -1,5 +1,5 @@
 // Plans are global reference data (seeded by migration 001), read through the app role.
-import type { Sql } from '../../db/sql.js'
+import type { Sql, Tx } from '../../db/sql.js'
 import type { FeatureFlags, PlanSlug } from '../../core/access.js'
 import { centsToDollars, CURRENCY } from '../../core/money.js'
 
@@ -21,8 +21,8 @@ const columns = (sql: Sql) => sql`
   slug, name, description, price_monthly_cents, price_yearly_cents, api_calls_per_month,
   sms_per_month, emails_per_month, llm_calls_per_month, max_users, features`
 
-export async function activePlans(sql: Sql): Promise<PlanRow[]> {
-  return sql<PlanRow[]>`select ${columns(sql)} from plans where active order by sort_order`
+export async function activePlans(sql: Tx): Promise<PlanRow[]> {
+  return sql<PlanRow[]>`select ${columns(sql as Sql)} from plans where active order by sort_order`
 }
 
 export async function findPlan(sql: Sql, slug: string): Promise<PlanRow | null> {

@@ -58,7 +58,7 @@ async function prepare(deps: Deps, tx: postgres.TransactionSql, req: MessageRequ
   // Handed over already: never again. A failed one (refused, or over the limit) may be tried again.
   if (row!.status !== 'pending' && row!.status !== 'failed') return { row: row!, send: false as const }
   if (!row!.quota_counted) {
-    const refusal = await reserveMessages(tx, deps.db.app, { companyId: req.companyId, metric: metricOf(req.channel), count: 1, now: deps.clock.now() })
+    const refusal = await reserveMessages(tx, { companyId: req.companyId, metric: metricOf(req.channel), count: 1, now: deps.clock.now() })
     if (refusal) {
       const reason = `not sent: ${describeRefusal(refusal)}`
       await tx`update communications set status = 'failed', error = ${reason} where id = ${row!.id}`

@@ -43,7 +43,7 @@ export async function sendEta(deps: Deps, principal: Principal, input: Static<ty
       } else skipped.push('email: the client has no email address')
     }
     if (!messages.length) throw new AppError('validation_error', 'The client cannot be reached on the chosen channel.', { messages: skipped })
-    await reserveOrRefuse(tx, deps.db.app, principal.companyId, messages, now)
+    await reserveOrRefuse(tx, principal.companyId, messages, now)
     const delivery = await start(messageDelivery(principal.companyId, `job-eta:${row.id}:${notice}`, messages.map((m) => ({ ...m, quotaReserved: true }))))
     return { job: presentJob(row), delivery: { workflow_id: delivery.workflow_id, channels: messages.map((m) => m.channel), skipped } }
   })

@@ -223,7 +223,7 @@ export async function sendQuote(deps: Deps, principal: Principal, input: Static<
       } else skipped.push('email: the lead has no email address')
     }
     // Counted against the month's SMS and email limits now, all or nothing: over the limit, nothing is sent or changed.
-    await reserveOrRefuse(tx, deps.db.app, principal.companyId, messages, now)
+    await reserveOrRefuse(tx, principal.companyId, messages, now)
     const delivery = messages.length
       ? await start(messageDelivery(principal.companyId, `quote-send:${quote.id}:${sendCount}`, messages.map((m) => ({ ...m, quotaReserved: true }))))
       : null

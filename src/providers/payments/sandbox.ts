@@ -38,7 +38,7 @@ export class SandboxPayments implements PaymentsProvider {
   }
 
   /** Subscriptions activated and not cancelled (the sandbox keeps them in memory; no money moves). */
-  isActive(subscriptionId: string): boolean {
-    return this.active.has(subscriptionId)
+  activeSubscriptions(): string[] {
+    return [...this.active]
   }
 }

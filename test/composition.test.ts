@@ -1,0 +1,103 @@
+// The domain list is the only place domains are named; everything else is derived from it, and
+// REST and MCP reach every operation through the one pipeline (core/execute.ts).
+import { readdirSync, readFileSync } from 'node:fs'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import Type from 'typebox'
+import { composition, DOMAINS } from '../src/domains/index.js'
+import { composeDomains } from '../src/core/composition.js'
+import { defineDomain } from '../src/core/domain.js'
+import { defineOperation } from '../src/core/operation.js'
+import { checkWorkflowExports } from '../src/temporal/worker.js'
+import { onboard, startTestApp, type TestApp } from './helpers/app.js'
+import { rpc } from './helpers/mcp.js'
+
+describe('the domain list', () => {
+  it('src/core imports no domain', () => {
+    const dir = new URL('../src/core/', import.meta.url)
+    for (const file of readdirSync(dir)) {
+      const source = readFileSync(new URL(file, dir), 'utf8')
+      expect(source, file).not.toMatch(/from '\.\.\/domains\//)
+    }
+  })
+
+  it('derives the registry, resources, toolsets, events, usage counts and activities from the domains', () => {
+    const echo = defineOperation({
+      name: 'gadgets.echo', domain: 'gadgets', title: 'Echo', description: 'Echo a word back, to prove composition.', access: { permission: 'read' },
+      cost: 'read', annotations: { readOnlyHint: true, idempotentHint: true }, input: Type.Object({ word: Type.String() }), output: Type.Object({ word: Type.String() }),
+      run: async (_ctx, input) => ({ word: input.word }),
+    })
+    const gadgets = defineDomain({
+      name: 'gadgets', description: 'A domain added in one folder.', operations: [echo],
+      resources: [{ uri: 'service://gadgets', name: 'Gadgets', description: 'All gadgets.' }],
+      activities: () => ({ polishGadget: async (input: { id: string }) => ({ polished: input.id }) }),
+      events: ['gadget.polished'], usageCounts: { gadgets: 'select 7' },
+    })
+    const composed = composeDomains([...DOMAINS, gadgets])
+    expect(composed.registry.get('gadgets.echo')).toBe(echo)
+    expect(composed.registry.mcpTools().at(-1)).toBe(echo)
+    expect(composed.registry.resources.map((r) => r.uri)).toContain('service://gadgets')
+    expect(composed.registry.toolsets.at(-1)).toEqual({ name: 'gadgets', description: 'A domain added in one folder.' })
+    expect(composed.registry.events).toContain('gadget.polished')
+    expect(Object.keys(composed.createActivities({} as never))).toContain('polishGadget')
+    expect(() => defineDomain({ name: 'other', description: '', operations: [echo] })).toThrow(/registered in 'other'/)
+    expect(() => composeDomains([gadgets, gadgets])).toThrow(/listed twice/)
+  })
+
+  it('the worker\'s bundle exports exactly the workflows the domains define', () => {
+    expect(() => checkWorkflowExports(composition.workflows)).not.toThrow()
+    const [first, ...rest] = composition.workflows
+    expect(() => checkWorkflowExports(rest)).toThrow(new RegExp(`exports ${first!.workflow.name}, which no domain defines`))
+    expect(() => checkWorkflowExports(composition.workflows, {})).toThrow(/does not export/)
+    expect(composition.workflows.map((w) => w.workflow.name).sort()).toEqual(['deliverMessages', 'instantResponse', 'trialLifecycle'])
+  })
+
+  it('every event a service writes is in the catalogue', () => {
+    const written = new Set<string>()
+    const walk = (dir: URL) => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        if (entry.isDirectory()) walk(new URL(`${entry.name}/`, dir))
+        else for (const m of readFileSync(new URL(entry.name, dir), 'utf8').matchAll(/type: '([a-z]+\.[a-z_]+)'/g)) written.add(m[1]!)
+      }
+    }
+    walk(new URL('../src/domains/', import.meta.url))
+    expect(written.size).toBeGreaterThan(5)
+    for (const event of written) expect(composition.registry.events, event).toContain(event)
+  })
+})
+
+describe('one pipeline for REST and MCP', () => {
+  // A write operation bound to both transports; the pipeline's audit line says which one called.
+  const stamp = defineOperation({
+    name: 'probe.stamp', domain: 'probe', title: 'Stamp', description: 'Records a stamp (test probe).', access: { scope: 'leads', permission: 'write' },
+    cost: 'write', annotations: { readOnlyHint: false }, input: Type.Object({ jobId: Type.String() }, { additionalProperties: false }),
+    output: Type.Object({ jobId: Type.String(), transport: Type.String() }), rest: { method: 'POST', path: '/probe/stamp', status: 201 },
+    run: async (ctx, input) => ({ jobId: input.jobId, transport: ctx.transport }),
+  })
+  let app: TestApp
+  let company: Awaited<ReturnType<typeof onboard>>
+  beforeAll(async () => {
+    app = await startTestApp({ extraOperations: [stamp] })
+    company = await onboard(app, { plan: 'business', stripe_payment_method_id: 'pm_card_visa' })
+  })
+  afterAll(() => app?.stop())
+
+  it('both transports authorise, validate, apply aliases, replay idempotent writes and audit through execute()', async () => {
+    const rest = await app.call('POST', '/api/v1/probe/stamp', { key: company.api_key, body: { job_id: 'R1' }, headers: { 'idempotency-key': 'stamp-1' } })
+    expect(rest.status).toBe(201)
+    expect(rest.body).toEqual({ jobId: 'R1', transport: 'rest' })
+    const call = (args: Record<string, unknown>) =>
+      rpc(app, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'probe.stamp', arguments: args } }, { key: company.api_key })
+    const mcp = await call({ job_id: 'M1', idempotency_key: 'stamp-2' })
+    expect(mcp.body.result.structuredContent).toEqual({ jobId: 'M1', transport: 'mcp' })
+    // The same key is the same request whichever transport sends it.
+    const replay = await call({ jobId: 'R1', idempotency_key: 'stamp-1' })
+    expect(replay.body.result.structuredContent).toEqual(rest.body)
+    const invalid = await call({ jobId: 5 })
+    expect(invalid.body.result.structuredContent).toMatchObject({ error: 'validation_error' })
+    const restInvalid = await app.call('POST', '/api/v1/probe/stamp', { key: company.api_key, body: { jobId: 5 } })
+    expect(restInvalid.body).toEqual(invalid.body.result.structuredContent)
+
+    const audit = app.logs.filter((l) => l.audit && l.operation === 'probe.stamp').map((l) => `${l.transport}:${l.outcome}`)
+    expect(audit).toEqual(['rest:ok', 'mcp:ok', 'mcp:replayed'])
+  })
+})

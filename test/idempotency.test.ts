@@ -1,0 +1,129 @@
+// Retry-safe writes: an agent that retries after a timeout gets the first response again, and the
+// write (and any message it sends) happens once. Through REST and through MCP, against a real
+// database, worker and Temporal server.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { randomUUID } from 'node:crypto'
+import { onboard, startTestApp, type TestApp } from './helpers/app.js'
+import { connectHttp, rpc } from './helpers/mcp.js'
+import { tool } from './helpers/tools.js'
+import { waitFor } from './helpers/wait.js'
+
+let app: TestApp
+let company: Awaited<ReturnType<typeof onboard>>
+let client: Client
+beforeAll(async () => {
+  app = await startTestApp()
+  company = await onboard(app, { plan: 'business', stripe_payment_method_id: 'pm_card_visa' })
+  client = await connectHttp(app, company.api_key)
+})
+afterAll(async () => {
+  await client?.close()
+  await app?.stop()
+})
+
+const leadsNamed = async (name: string) => (await app.owner`select id from leads where name = ${name}`).length
+
+describe('POST /leads with an Idempotency-Key', () => {
+  it('replays the first response for the same key and body: one lead, identical responses', async () => {
+    const key = randomUUID()
+    const body = { name: 'Retry Rita', phone: '0412 555 101', suburb: 'Ryde' }
+    const first = await app.call('POST', '/api/v1/leads', { key: company.api_key, body, headers: { 'idempotency-key': key } })
+    const second = await app.call('POST', '/api/v1/leads', { key: company.api_key, body, headers: { 'idempotency-key': key } })
+    expect(first.status).toBe(201)
+    expect(second.status).toBe(201)
+    expect(second.body).toEqual(first.body)
+    expect(first.headers.get('idempotent-replayed')).toBeNull()
+    expect(second.headers.get('idempotent-replayed')).toBe('true')
+    expect(await leadsNamed('Retry Rita')).toBe(1)
+    // The instant reply went out once.
+    const sms = await waitFor(() => app.owner`select id from communications where lead_id = ${first.body.lead.id} and channel = 'sms'`, (rows) => rows.length > 0)
+    expect(sms).toHaveLength(1)
+  })
+
+  it('refuses the same key with a different body (409 idempotency_conflict) and creates nothing', async () => {
+    const key = randomUUID()
+    const first = await app.call('POST', '/api/v1/leads', { key: company.api_key, body: { name: 'Conflict Carl' }, headers: { 'idempotency-key': key } })
+    expect(first.status).toBe(201)
+    const other = await app.call('POST', '/api/v1/leads', { key: company.api_key, body: { name: 'Conflict Carla' }, headers: { 'idempotency-key': key } })
+    expect(other.status).toBe(409)
+    expect(other.body).toMatchObject({ error: 'idempotency_conflict', message: expect.stringMatching(/new key/) })
+    expect(await leadsNamed('Conflict Carla')).toBe(0)
+  })
+
+  it('runs once when the same request arrives ten times at once', async () => {
+    const key = randomUUID()
+    const body = { name: 'Concurrent Con' }
+    const replies = await Promise.all(Array.from({ length: 10 }, () =>
+      app.call('POST', '/api/v1/leads', { key: company.api_key, body, headers: { 'idempotency-key': key } })))
+    expect(replies.map((r) => r.status)).toEqual(Array(10).fill(201))
+    expect(new Set(replies.map((r) => r.body.lead.id)).size).toBe(1)
+    expect(await leadsNamed('Concurrent Con')).toBe(1)
+  })
+
+  it('keys are per company: another company may use the same key', async () => {
+    const other = await onboard(app, { plan: 'business', stripe_payment_method_id: 'pm_card_visa' })
+    const key = randomUUID()
+    const a = await app.call('POST', '/api/v1/leads', { key: company.api_key, body: { name: 'Per Company A' }, headers: { 'idempotency-key': key } })
+    const b = await app.call('POST', '/api/v1/leads', { key: other.api_key, body: { name: 'Per Company B' }, headers: { 'idempotency-key': key } })
+    expect([a.status, b.status]).toEqual([201, 201])
+    expect(b.body.lead.name).toBe('Per Company B')
+  })
+
+  it('rejects a malformed key, and a failed first request leaves nothing to replay', async () => {
+    const bad = await app.call('POST', '/api/v1/leads', { key: company.api_key, body: { name: 'X' }, headers: { 'idempotency-key': 'has spaces in it' } })
+    expect(bad.status).toBe(400)
+    expect(bad.body.messages.join()).toMatch(/Idempotency-Key/)
+    const key = randomUUID()
+    const invalid = await app.call('POST', '/api/v1/leads', { key: company.api_key, body: { name: 'Bad Phone', phone: '12' }, headers: { 'idempotency-key': key } })
+    expect(invalid.status).toBe(400)
+    const fixed = await app.call('POST', '/api/v1/leads', { key: company.api_key, body: { name: 'Bad Phone', phone: '0412 555 102' }, headers: { 'idempotency-key': key } })
+    expect(fixed.status).toBe(201)
+  })
+})
+
+describe('MCP quotes.send with an idempotency key', () => {
+  async function draftQuote(name: string) {
+    const lead = (await tool(client, 'leads.create', { name, phone: '0412 555 201' })).lead
+    return (await tool(client, 'quotes.create', { lead_id: lead.id, line_items: [{ description: 'Tap washer', quantity: 1, unitPrice: 120 }] })).quote
+  }
+  const quoteSms = (quoteId: string) => app.owner`select id from communications where quote_id = ${quoteId} and channel = 'sms'`
+
+  it('sends once and returns identical results for a retried call (argument and _meta forms)', async () => {
+    for (const form of ['argument', 'meta'] as const) {
+      const quote = await draftQuote(`Quote Retry ${form}`)
+      const key = randomUUID()
+      const params = form === 'argument'
+        ? { name: 'quotes.send', arguments: { quote_id: quote.id, send_sms: true, idempotency_key: key } }
+        : { name: 'quotes.send', arguments: { quote_id: quote.id, send_sms: true }, _meta: { idempotency_key: key } }
+      const first = await rpc(app, { jsonrpc: '2.0', id: 1, method: 'tools/call', params }, { key: company.api_key })
+      const second = await rpc(app, { jsonrpc: '2.0', id: 1, method: 'tools/call', params }, { key: company.api_key })
+      expect(first.body.result.isError, JSON.stringify(first.body)).toBeUndefined()
+      expect(second.body.result.structuredContent).toEqual(first.body.result.structuredContent)
+      expect(second.body.result._meta).toEqual({ idempotent_replayed: true })
+      await waitFor(() => quoteSms(quote.id), (rows) => rows.length > 0)
+      await new Promise((resolve) => setTimeout(resolve, 500)) // time for a second delivery, were there one
+      expect(await quoteSms(quote.id)).toHaveLength(1)
+      const [row] = await app.owner`select sent_count from quotes where id = ${quote.id}`
+      expect(row!.sent_count).toBe(1)
+    }
+  })
+
+  it('refuses the same key with different arguments as a tool error', async () => {
+    const quote = await draftQuote('Quote Conflict')
+    const key = randomUUID()
+    await tool(client, 'quotes.send', { quote_id: quote.id, idempotency_key: key })
+    const res = await client.callTool({ name: 'quotes.send', arguments: { quote_id: quote.id, send_sms: true, idempotency_key: key } })
+    expect(res.isError).toBe(true)
+    expect(res.structuredContent).toMatchObject({ error: 'idempotency_conflict' })
+    expect(await quoteSms(quote.id)).toHaveLength(0)
+  })
+
+  it('lists idempotency_key on write tools only', async () => {
+    const { tools } = await client.listTools()
+    const byName = new Map(tools.map((t) => [t.name, t]))
+    expect(byName.get('quotes.send')!.inputSchema.properties).toHaveProperty('idempotency_key')
+    expect(byName.get('leads.create')!.inputSchema.properties).toHaveProperty('idempotency_key')
+    expect(byName.get('leads.list')!.inputSchema.properties).not.toHaveProperty('idempotency_key')
+  })
+})
