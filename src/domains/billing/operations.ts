@@ -3,8 +3,8 @@ import { READ, SEND } from '../../core/annotations.js'
 import { EmptyInput } from '../../core/schema-helpers.js'
 import { activePlans, presentPlan } from './plans.js'
 import { BillingResponse, CheckoutInput, CheckoutResponse, PlansResponse, PortalResponse, UsageResponse } from './schema.js'
-import { availablePlanSlugs, createCheckout, createPortal, getBilling, getUsage } from './service.js'
-import { AppError, validationError } from '../../core/errors.js'
+import { assertActivePlan, createCheckout, createPortal, getBilling, getUsage } from './service.js'
+import { validationError } from '../../core/errors.js'
 
 
 export const billingOperations = [
@@ -61,12 +61,8 @@ export const billingOperations = [
     annotations: SEND,
     rest: { method: 'POST', path: '/billing/checkout', status: 200 },
     async precheck(ctx, raw) {
-      // The spec's own codes for an unknown plan (invalid_plan, with the list) and a clear word for free.
-      if (typeof raw.plan_slug !== 'string') return
-      const plans = await availablePlanSlugs(ctx.deps)
-      if (!plans.includes(raw.plan_slug)) {
-        throw new AppError('invalid_plan', `Unknown plan '${raw.plan_slug}'. Choose one of: ${plans.filter((p) => p !== 'free').join(', ')}.`, { available_plans: plans })
-      }
+      // The spec's own code for an unknown plan (invalid_plan, with the list) and a clear word for free.
+      await assertActivePlan(ctx.deps, raw.plan_slug, (slug) => slug !== 'free')
       if (raw.plan_slug === 'free') {
         throw validationError(['plan_slug: choose a paid plan (starter, professional or business)'], 'The free plan needs no checkout; cancel the paid subscription from the portal instead.')
       }

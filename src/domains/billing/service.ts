@@ -85,15 +85,23 @@ export async function availablePlanSlugs(deps: Deps): Promise<string[]> {
   return (await activePlans(deps.db.app)).map((p) => p.slug)
 }
 
+/**
+ * An unknown plan slug gets the spec's invalid_plan with every active plan, before general
+ * validation (onboarding's plan, checkout's plan_slug); the message offers those `offered` allows.
+ */
+export async function assertActivePlan(deps: Deps, slug: unknown, offered: (slug: string) => boolean = () => true): Promise<void> {
+  if (typeof slug !== 'string') return
+  const plans = await availablePlanSlugs(deps)
+  if (!plans.includes(slug)) {
+    throw new AppError('invalid_plan', `Unknown plan '${slug}'. Choose one of: ${plans.filter(offered).join(', ')}.`, { available_plans: plans })
+  }
+}
+
 export async function createCheckout(deps: Deps, principal: Principal, input: { plan_slug: string; billing_cycle?: 'monthly' | 'yearly' }) {
   const plan = await findPlan(deps.db.app, input.plan_slug)
+  // The operation's precheck and enum refused unknown and free plans; this covers a plan retired meanwhile.
   if (!plan) {
     throw new AppError('invalid_plan', `Unknown plan '${input.plan_slug}'.`, { available_plans: await availablePlanSlugs(deps) })
-  }
-  if (plan.price_monthly_cents === 0) {
-    throw new AppError('validation_error', 'The free plan needs no checkout; cancel the paid subscription from the portal instead.', {
-      messages: ['plan_slug: choose a paid plan (starter, professional or business)'],
-    })
   }
   const cycle = input.billing_cycle ?? 'monthly'
   const amountCents = priceCents(plan, cycle)

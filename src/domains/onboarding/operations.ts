@@ -1,8 +1,8 @@
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible'
 import { defineOperation, type OperationContext } from '../../core/operation.js'
 import type { Deps } from '../../core/deps.js'
-import { AppError, rateLimited, validationError } from '../../core/errors.js'
-import { availablePlanSlugs } from '../billing/service.js'
+import { rateLimited, validationError } from '../../core/errors.js'
+import { assertActivePlan } from '../billing/service.js'
 import { isValidAbn } from './abn.js'
 import { OnboardInput, OnboardResponse } from './schema.js'
 import { onboard } from './service.js'
@@ -40,13 +40,7 @@ export const onboardingOperations = [
     rest: { method: 'POST', path: '/onboard', status: 201 },
     async precheck(ctx, raw) {
       await limitByAddress(ctx)
-      // An unknown plan gets its own error listing the plans, before general validation.
-      if (typeof raw.plan === 'string') {
-        const plans = await availablePlanSlugs(ctx.deps)
-        if (!plans.includes(raw.plan)) {
-          throw new AppError('invalid_plan', `Unknown plan '${raw.plan}'. Choose one of: ${plans.join(', ')}.`, { available_plans: plans })
-        }
-      }
+      await assertActivePlan(ctx.deps, raw.plan)
     },
     run(ctx, input) {
       if (input.abn !== undefined && !isValidAbn(input.abn)) {
