@@ -8,6 +8,9 @@ import { activePlans, type PlanRow } from './plans.js'
 
 export type MeteredMessage = 'sms' | 'emails' | 'llm_calls'
 
+/** The monthly counter a message channel counts toward. */
+export const metricOf = (channel: 'sms' | 'email'): MeteredMessage => (channel === 'sms' ? 'sms' : 'emails')
+
 const LIMIT_COLUMN: Record<MeteredMessage, keyof PlanRow> = { sms: 'sms_per_month', emails: 'emails_per_month', llm_calls: 'llm_calls_per_month' }
 const LABEL: Record<MeteredMessage, string> = { sms: 'SMS', emails: 'email', llm_calls: 'LLM-call' }
 
@@ -71,8 +74,8 @@ export async function reserveOrRefuse(
   messages: { channel: 'sms' | 'email' }[],
   now: Date,
 ): Promise<void> {
-  for (const [metric, channel] of [['sms', 'sms'], ['emails', 'email']] as const) {
-    const refusal = await reserveMessages(tx, { companyId, metric, count: messages.filter((m) => m.channel === channel).length, now })
+  for (const channel of ['sms', 'email'] as const) {
+    const refusal = await reserveMessages(tx, { companyId, metric: metricOf(channel), count: messages.filter((m) => m.channel === channel).length, now })
     if (refusal) throw quotaExceeded(refusal)
   }
 }

@@ -1,6 +1,9 @@
-// Messages that go out as part of a domain action (quote link, ETA) are queued on the workflow
-// outbox in the action's transaction and delivered by the deliverMessages workflow.
+// Messages that go out as part of a domain action (quote link, ETA) are counted against the
+// month's limits and queued on the workflow outbox in the action's transaction, then delivered by
+// the deliverMessages workflow.
+import type postgres from 'postgres'
 import { defineWorkflow, workflowStart, type WorkflowSpec } from '../../temporal/contract.js'
+import { reserveOrRefuse } from '../billing/message-quota.js'
 import { deliverMessages } from '../../../workflows/deliver-messages.js'
 import type { MessageRequest } from './send.js'
 
@@ -21,6 +24,15 @@ export const deliverMessagesDefinition = defineWorkflow({
   description: 'Delivers the messages of one action (a quote sent, an on-my-way notice) with retries; one run per action, and each message is sent at most once.',
 })
 
-export function messageDelivery(companyId: string, subject: string, messages: QueuedMessage[]): WorkflowSpec {
-  return workflowStart(deliverMessagesDefinition, { companyId, subject, messages })
+/**
+ * Counts the messages against the SMS and email limits, all or nothing (over a limit it throws
+ * rate_limited and the action's transaction rolls back), and returns their delivery to start.
+ */
+export async function reserveMessageDelivery(
+  tx: postgres.TransactionSql,
+  request: { companyId: string; subject: string; messages: QueuedMessage[]; now: Date },
+): Promise<WorkflowSpec> {
+  await reserveOrRefuse(tx, request.companyId, request.messages, request.now)
+  const messages = request.messages.map((m) => ({ ...m, quotaReserved: true }))
+  return workflowStart(deliverMessagesDefinition, { companyId: request.companyId, subject: request.subject, messages })
 }

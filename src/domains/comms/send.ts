@@ -6,7 +6,7 @@ import type postgres from 'postgres'
 import type { Deps } from '../../core/deps.js'
 import { withTenant } from '../../db/sql.js'
 import { PermanentDeliveryError } from '../../providers/sms/provider.js'
-import { describeRefusal, releaseMessages, reserveMessages, type MeteredMessage } from '../billing/message-quota.js'
+import { describeRefusal, metricOf, releaseMessages, reserveMessages } from '../billing/message-quota.js'
 
 export interface MessageRequest {
   companyId: string
@@ -40,8 +40,6 @@ interface CommRow {
   provider: string
   quota_counted: boolean
 }
-
-const metricOf = (channel: 'sms' | 'email'): MeteredMessage => (channel === 'sms' ? 'sms' : 'emails')
 
 /** Finds or records the message, and counts it once. Returns what to do next. */
 async function prepare(deps: Deps, tx: postgres.TransactionSql, req: MessageRequest, providerName: string) {

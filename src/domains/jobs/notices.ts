@@ -6,9 +6,8 @@ import type { Principal } from '../../core/access.js'
 import { AppError, notFound } from '../../core/errors.js'
 import { escapeHtml } from '../../core/html-escape.js'
 import { isAuMobile } from '../../core/phone.js'
-import { messageDelivery, type QueuedMessage } from '../comms/deliver.js'
+import { reserveMessageDelivery, type QueuedMessage } from '../comms/deliver.js'
 import { withTenantThenStart } from '../../temporal/outbox.js'
-import { reserveOrRefuse } from '../billing/message-quota.js'
 import { findJob, presentJob } from './queries.js'
 import type { SendEtaInput } from './schema.js'
 
@@ -43,8 +42,7 @@ export async function sendEta(deps: Deps, principal: Principal, input: Static<ty
       } else skipped.push('email: the client has no email address')
     }
     if (!messages.length) throw new AppError('validation_error', 'The client cannot be reached on the chosen channel.', { messages: skipped })
-    await reserveOrRefuse(tx, principal.companyId, messages, now)
-    const delivery = await start(messageDelivery(principal.companyId, `job-eta:${row.id}:${notice}`, messages.map((m) => ({ ...m, quotaReserved: true }))))
+    const delivery = await start(await reserveMessageDelivery(tx, { companyId: principal.companyId, subject: `job-eta:${row.id}:${notice}`, messages, now }))
     return { job: presentJob(row), delivery: { workflow_id: delivery.workflow_id, channels: messages.map((m) => m.channel), skipped } }
   })
 }

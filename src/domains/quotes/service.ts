@@ -15,9 +15,8 @@ import { isAuMobile } from '../../core/phone.js'
 import { withTenant } from '../../db/sql.js'
 import { findLead } from '../leads/queries.js'
 import { findServices } from '../services/service.js'
-import { messageDelivery, type QueuedMessage } from '../comms/deliver.js'
+import { reserveMessageDelivery, type QueuedMessage } from '../comms/deliver.js'
 import { withTenantThenStart } from '../../temporal/outbox.js'
-import { reserveOrRefuse } from '../billing/message-quota.js'
 import { findQuote, lineItemsFor, listQuoteRows, nextQuoteNumber, presentQuote, publicQuoteUrl, type QuoteRow } from './queries.js'
 import type { CreateQuoteInput, ListQuotesInput, LineItemInput, QuoteStatus, SendQuoteInput, UpdateQuoteInput } from './schema.js'
 import { isBehind, moveLeadStatus } from '../leads/status.js'
@@ -222,10 +221,9 @@ export async function sendQuote(deps: Deps, principal: Principal, input: Static<
           text: `Hi ${first},\n\n${note}Your quote ${quote.quoteNumber} for $${quote.total.toFixed(2)} incl. GST: ${url}\n\n${company!.business_name}` })
       } else skipped.push('email: the lead has no email address')
     }
-    // Counted against the month's SMS and email limits now, all or nothing: over the limit, nothing is sent or changed.
-    await reserveOrRefuse(tx, principal.companyId, messages, now)
+    // Counted against the month's limits now: over a limit, nothing is sent or changed.
     const delivery = messages.length
-      ? await start(messageDelivery(principal.companyId, `quote-send:${quote.id}:${sendCount}`, messages.map((m) => ({ ...m, quotaReserved: true }))))
+      ? await start(await reserveMessageDelivery(tx, { companyId: principal.companyId, subject: `quote-send:${quote.id}:${sendCount}`, messages, now }))
       : null
     return { quote, public_url: url, delivery: { workflow_id: delivery?.workflow_id ?? null, channels: messages.map((m) => m.channel), skipped } }
   })

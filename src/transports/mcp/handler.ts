@@ -133,13 +133,8 @@ async function readResource(ctx: McpCallContext, params: Record<string, unknown>
   const resource = ctx.registry.resources.find((r) => r.uri === params.uri)
   if (!resource) throw new RpcError(RPC.INVALID_PARAMS, `Unknown resource ${params.uri}; see resources/list.`)
   const principal = await requireMcpPrincipal(ctx)
-  if (resource.scope) {
-    try {
-      authorize({ scope: resource.scope, permission: 'read' }, principal)
-    } catch (error) {
-      throw rpcErrorFromApp(error as AppError)
-    }
-  }
+  // A missing scope is an AppError: handleMessage answers it as a JSON-RPC error, like a missing key.
+  if (resource.scope) authorize({ scope: resource.scope, permission: 'read' }, principal)
   if (!resource.read) {
     throw new RpcError(RPC.RESOURCE_NOT_AVAILABLE, `${resource.uri} is part of the "${resource.capability}" capability, not available in this deployment yet.`, {
       error: 'not_implemented', message: `${resource.uri} is not available yet.`, capability: resource.capability,
