@@ -84,7 +84,7 @@ export async function execute(op: AnyOperation, ctx: ExecuteContext, raw: Record
     output = await op.run(opCtx, input as never)
   } catch (error) {
     if (key) await releaseIdempotencyKey(ctx.deps, principal!.companyId, key).catch(() => {})
-    if (isWrite(op)) audit(ctx, op, principal, error instanceof AppError ? error.code : 'internal_error')
+    audit(ctx, op, principal, error instanceof AppError ? error.code : 'internal_error')
     throw error
   }
   checkOutput(ctx, op, output)
