@@ -1,17 +1,32 @@
-// List paging shared by every list operation: REST pages with limit/offset, MCP with an opaque
-// keyset cursor over (created_at, id), newest first, so new rows never shift a page.
+// List paging shared by every list operation, newest first by (created_at, id). Two ways to page,
+// on both transports: limit/offset (capped at MAX_OFFSET: an offset costs as many rows as it
+// skips), and an opaque keyset cursor over (created_at, id), which costs one page however deep it
+// goes and never shifts when new rows arrive. `total` is counted up to COUNT_CAP, so a page costs
+// the same at 100,000 rows as at 10,000: exact below the cap, and flagged (totalCapped) above it.
 import Type from 'typebox'
 import type postgres from 'postgres'
 import { validationError } from './errors.js'
 
+/** The deepest offset a list accepts; beyond it, page with the cursor. */
+export const MAX_OFFSET = 10_000
+/** `total` counts matching rows up to this many; more reads as this with totalCapped true. */
+export const COUNT_CAP = 10_000
+
 export const PagingInput = {
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50, description: 'Page size (default 50, max 100)' })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0, description: 'Rows to skip (REST paging)' })),
-  cursor: Type.Optional(Type.String({ maxLength: 200, description: "Opaque cursor from a previous page's nextCursor (MCP paging); overrides offset" })),
+  offset: Type.Optional(Type.Integer({
+    minimum: 0, maximum: MAX_OFFSET, default: 0,
+    description: `Rows to skip (default 0, max ${MAX_OFFSET}). To read further, page with cursor instead: pass each page's nextCursor`,
+  })),
+  cursor: Type.Optional(Type.String({
+    maxLength: 200,
+    description: "Opaque cursor from a previous page's nextCursor, passed back unchanged (REST query or MCP argument); overrides offset. Reaches every row, however many",
+  })),
 }
 
 export const PageFields = {
-  total: Type.Integer(),
+  total: Type.Integer({ description: `Rows matching the filter, counted up to ${COUNT_CAP}; when there are more, ${COUNT_CAP} with totalCapped true` }),
+  totalCapped: Type.Boolean({ description: `true when more than ${COUNT_CAP} rows match and total stopped counting at ${COUNT_CAP}` }),
   limit: Type.Integer(),
   offset: Type.Integer(),
   nextCursor: Type.Union([Type.String(), Type.Null()], { description: 'Pass as cursor for the next page; null on the last page' }),
@@ -25,34 +40,109 @@ export interface Page {
 
 export function pageFrom(input: { limit?: number; offset?: number; cursor?: string }): Page {
   const limit = input.limit ?? 50
+  // An empty cursor is the first page, as no cursor is: a caller echoing a null nextCursor as "".
   if (!input.cursor) return { limit, offset: input.offset ?? 0 }
+  const after = decodeCursor(input.cursor)
+  if (!after) {
+    throw validationError(['cursor: is not a cursor this service issued; pass a nextCursor back unchanged, or leave cursor out to start at the newest'])
+  }
+  return { limit, offset: 0, after }
+}
+
+const CURSOR_CHARACTERS = /^[A-Za-z0-9_-]+$/
+// What Date.toISOString() writes for years 0001-9999: the years both JS and Postgres timestamptz
+// hold, in the one spelling this service issues (no expanded +YYYYYY years, no year 0000).
+const ISSUED_TIME = /^(?!0000)\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+
+function encodeCursor(createdAt: string, id: string): string {
+  return Buffer.from(JSON.stringify([createdAt, id])).toString('base64url')
+}
+
+/** The keyset position in a cursor, or null for anything that is not exactly what encodeCursor wrote. */
+function decodeCursor(cursor: string): { createdAt: Date; id: string } | null {
+  if (!CURSOR_CHARACTERS.test(cursor)) return null
+  let parsed: unknown
   try {
-    const [t, id] = JSON.parse(Buffer.from(input.cursor, 'base64url').toString('utf8')) as [string, string]
-    const createdAt = new Date(t)
-    if (Number.isNaN(createdAt.getTime()) || !/^[0-9a-f-]{36}$/.test(id)) throw new Error('bad cursor')
-    return { limit, offset: 0, after: { createdAt, id } }
+    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'))
   } catch {
-    throw validationError(['cursor: is not a cursor this service issued'])
+    return null
+  }
+  if (!Array.isArray(parsed) || parsed.length !== 2) return null
+  const [time, id] = parsed as unknown[]
+  if (typeof time !== 'string' || typeof id !== 'string' || !ISSUED_TIME.test(time) || !UUID.test(id)) return null
+  const createdAt = new Date(time)
+  // Rejects calendar impossibilities the pattern lets through (2025-02-30, 24:61).
+  if (Number.isNaN(createdAt.getTime()) || createdAt.toISOString() !== time) return null
+  if (encodeCursor(time, id) !== cursor) return null
+  return { createdAt, id }
+}
+
+type Sql = postgres.TransactionSql
+type Condition = postgres.PendingQuery<postgres.Row[]>
+
+/** A filter not given: callers write `input.x && sql\`...\``, which can yield any of these. */
+type Absent = null | undefined | false | ''
+
+/** `where a and b ...` of the conditions given (skipping the absent ones), or nothing. */
+export function whereAll(sql: Sql, conditions: (Condition | Absent)[]): Condition {
+  const present = conditions.filter((c): c is Condition => Boolean(c))
+  if (!present.length) return sql``
+  return sql`where ${present.reduce((all, c) => sql`${all} and ${c}`)}`
+}
+
+/**
+ * The keyset condition for `order by <alias.>created_at desc, <alias.>id desc`, or null on an
+ * offset page. A row comparison, which a (..., created_at DESC, id DESC) index serves as a range.
+ */
+export function keysetCondition(sql: Sql, page: Page, alias?: string): Condition | null {
+  if (!page.after) return null
+  const createdAt = alias ? sql`${sql(alias)}.created_at` : sql`created_at`
+  const id = alias ? sql`${sql(alias)}.id` : sql`id`
+  return sql`(${createdAt}, ${id}) < (${page.after.createdAt}, ${page.after.id}::uuid)`
+}
+
+export function limitOffset(sql: Sql, page: Page) {
+  return sql`limit ${page.limit} offset ${page.after ? 0 : page.offset}`
+}
+
+/**
+ * Counts the rows of `from` (a `from ... where ...` fragment) up to COUNT_CAP + 1, so the cost is
+ * bounded however many rows match; pageEnvelope reports anything above COUNT_CAP as capped.
+ */
+export async function cappedCount(sql: Sql, from: Condition): Promise<number> {
+  const [row] = await sql<{ n: number }[]>`select count(*)::int as n from (select 1 ${from} limit ${COUNT_CAP + 1}) matching`
+  return row!.n
+}
+
+/**
+ * The page envelope. `counted` is cappedCount's answer; a full page may have more after it, so it
+ * carries a cursor.
+ */
+export function pageEnvelope<T extends { createdAt: string; id: string }>(items: T[], counted: number, page: Page) {
+  const last = items[items.length - 1]
+  const nextCursor = items.length === page.limit && last ? encodeCursor(last.createdAt, last.id) : null
+  return {
+    total: Math.min(counted, COUNT_CAP),
+    totalCapped: counted > COUNT_CAP,
+    limit: page.limit,
+    offset: page.after ? 0 : page.offset,
+    nextCursor,
   }
 }
 
-/** SQL: the keyset condition (or nothing) and the limit/offset, for `order by created_at desc, id desc`. */
-export function keysetAfter(tx: postgres.TransactionSql, page: Page, column = 'created_at') {
-  const idColumn = column.includes(".") ? `${column.split(".")[0]}.id` : "id"
-  return page.after ? tx`and (${tx(column)}, ${tx(idColumn)}) < (${page.after.createdAt}, ${page.after.id}::uuid)` : tx``
-}
-
-export function limitOffset(tx: postgres.TransactionSql, page: Page) {
-  return tx`limit ${page.limit} offset ${page.after ? 0 : page.offset}`
-}
-
-/** The page envelope: a full page may have more after it. */
-export function pageEnvelope<T extends { createdAt: string; id: string }>(items: T[], total: number, page: Page) {
-  const last = items[items.length - 1]
-  const nextCursor = items.length === page.limit && last
-    ? Buffer.from(JSON.stringify([last.createdAt, last.id])).toString('base64url')
-    : null
-  return { total, limit: page.limit, offset: page.after ? 0 : page.offset, nextCursor }
+/**
+ * A date-time filter as a Date both JS and Postgres can hold (UTC years 0001-9999), or a
+ * validation_error naming the field: the date-time format alone lets year 0000 through.
+ */
+export function timestampFilter(value: string | undefined, field: string): Date | undefined {
+  if (value === undefined) return undefined
+  const at = new Date(value)
+  const year = at.getUTCFullYear()
+  if (Number.isNaN(at.getTime()) || year < 1 || year > 9999) {
+    throw validationError([`${field}: must be a real date-time in the years 0001 to 9999, e.g. 2025-07-01T09:00:00+10:00`])
+  }
+  return at
 }
 
 /** A case-insensitive "contains" pattern for ILIKE, with the caller's % and _ taken literally. */

@@ -1,7 +1,7 @@
 // Job SQL, with the lead and quote a job links to.
 import type postgres from 'postgres'
 import { centsToDollars } from '../../core/money.js'
-import { keysetAfter, limitOffset, type Page } from '../../core/paging.js'
+import { cappedCount, keysetCondition, limitOffset, timestampFilter, whereAll, type Page } from '../../core/paging.js'
 import type { JobStatus } from './schema.js'
 
 export interface JobRow {
@@ -75,16 +75,26 @@ export interface JobFilter {
   scheduledTo?: string
 }
 
+/**
+ * A page, newest first, and the matching jobs counted up to COUNT_CAP + 1 (see cappedCount). Only
+ * the filters given reach the WHERE clause, each served by its index (migration 009; lead_id by
+ * jobs_lead). Scheduled bounds are checked before any SQL: see timestampFilter.
+ */
 export async function listJobRows(tx: postgres.TransactionSql, f: JobFilter, page: Page) {
-  const where = tx`
-    where (${f.status ?? null}::text is null or j.status = ${f.status ?? null})
-      and (${f.leadId ?? null}::uuid is null or j.lead_id = ${f.leadId ?? null})
-      and (${f.technician ?? null}::text is null or j.technician = ${f.technician ?? null})
-      and (${f.scheduledFrom ?? null}::timestamptz is null or j.scheduled_date >= ${f.scheduledFrom ?? null})
-      and (${f.scheduledTo ?? null}::timestamptz is null or j.scheduled_date < ${f.scheduledTo ?? null})`
-  const [rows, [count]] = await Promise.all([
-    tx<JobRow[]>`select ${columns(tx)} ${from(tx)} ${where} ${keysetAfter(tx, page, 'j.created_at')} order by j.created_at desc, j.id desc ${limitOffset(tx, page)}`,
-    tx<{ total: number }[]>`select count(*)::int as total from jobs j ${where}`,
+  const scheduledFrom = timestampFilter(f.scheduledFrom, 'scheduled_from')
+  const scheduledTo = timestampFilter(f.scheduledTo, 'scheduled_to')
+  const matching = [
+    f.status && tx`j.status = ${f.status}`,
+    f.leadId && tx`j.lead_id = ${f.leadId}`,
+    f.technician !== undefined && tx`j.technician = ${f.technician}`,
+    scheduledFrom && tx`j.scheduled_date >= ${scheduledFrom}`,
+    scheduledTo && tx`j.scheduled_date < ${scheduledTo}`,
+  ]
+  const [rows, total] = await Promise.all([
+    tx<JobRow[]>`
+      select ${columns(tx)} ${from(tx)} ${whereAll(tx, [...matching, keysetCondition(tx, page, 'j')])}
+      order by j.created_at desc, j.id desc ${limitOffset(tx, page)}`,
+    cappedCount(tx, tx`from jobs j ${whereAll(tx, matching)}`),
   ])
-  return { rows, total: count!.total }
+  return { rows, total }
 }

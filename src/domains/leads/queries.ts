@@ -1,7 +1,7 @@
 // Lead SQL. Every function takes the tenant transaction from withTenant(); RLS scopes the rows.
 import type postgres from 'postgres'
 import type { LeadPriority, LeadStatus } from './schema.js'
-import { keysetAfter, limitOffset, type Page } from '../../core/paging.js'
+import { cappedCount, keysetCondition, limitOffset, whereAll, type Page } from '../../core/paging.js'
 
 export interface LeadRow {
   id: string
@@ -84,16 +84,21 @@ export interface LeadFilter {
   priority?: LeadPriority
 }
 
-/** A page, newest first; by offset or after a keyset position. */
+/**
+ * A page, newest first, by offset or after a keyset position, and the matching rows counted up to
+ * COUNT_CAP + 1 (see cappedCount). The WHERE clause has only the filters given, so each query is
+ * served by the index for its filter (migration 009) instead of one plan for every combination.
+ */
 export async function listLeadRows(tx: postgres.TransactionSql, filter: LeadFilter, page: Page): Promise<{ rows: LeadRow[]; total: number }> {
-  const where = tx`
-    where (${filter.status ?? null}::text is null or status = ${filter.status ?? null})
-      and (${filter.priority ?? null}::text is null or priority = ${filter.priority ?? null})`
-  const [rows, [count]] = await Promise.all([
+  const matching = [
+    filter.status && tx`status = ${filter.status}`,
+    filter.priority && tx`priority = ${filter.priority}`,
+  ]
+  const [rows, total] = await Promise.all([
     tx<LeadRow[]>`
-      select ${columns(tx)} from leads ${where} ${keysetAfter(tx, page)}
+      select ${columns(tx)} from leads ${whereAll(tx, [...matching, keysetCondition(tx, page)])}
       order by created_at desc, id desc ${limitOffset(tx, page)}`,
-    tx<{ total: number }[]>`select count(*)::int as total from leads ${where}`,
+    cappedCount(tx, tx`from leads ${whereAll(tx, matching)}`),
   ])
-  return { rows, total: count!.total }
+  return { rows, total }
 }

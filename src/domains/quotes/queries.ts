@@ -3,7 +3,7 @@
 // Expired when someone tries to act on it.
 import type postgres from 'postgres'
 import { centsToDollars } from '../../core/money.js'
-import { keysetAfter, limitOffset, type Page } from '../../core/paging.js'
+import { cappedCount, keysetCondition, limitOffset, whereAll, type Page } from '../../core/paging.js'
 import type { QuoteStatus } from './schema.js'
 
 export interface QuoteRow {
@@ -108,18 +108,33 @@ export interface QuoteFilter {
   leadId?: string
 }
 
+/**
+ * A stored-status condition equal to "the effective status is `status`" on `today`, written so the
+ * (company_id, status, created_at, id) index serves it: Sent and Viewed hold only while valid, and
+ * Expired is stored Expired or a Sent/Viewed quote past its valid-until date.
+ */
+function effectiveStatusIs(tx: postgres.TransactionSql, status: QuoteStatus, today: string) {
+  if (status === 'Expired') {
+    return tx`q.status in ('Expired', 'Sent', 'Viewed') and (q.status = 'Expired' or q.valid_until < ${today}::date)`
+  }
+  if (status === 'Sent' || status === 'Viewed') return tx`q.status = ${status} and q.valid_until >= ${today}::date`
+  return tx`q.status = ${status}`
+}
+
+/** A page, newest first, and the matching quotes counted up to COUNT_CAP + 1 (see cappedCount). */
 export async function listQuoteRows(tx: postgres.TransactionSql, filter: QuoteFilter, page: Page, today: string) {
-  const effective = tx`(case when q.status in ('Sent', 'Viewed') and q.valid_until < ${today}::date then 'Expired' else q.status end)`
-  const where = tx`
-    where (${filter.status ?? null}::text is null or ${effective} = ${filter.status ?? null})
-      and (${filter.leadId ?? null}::uuid is null or q.lead_id = ${filter.leadId ?? null})`
-  const [rows, [count]] = await Promise.all([
+  const matching = [
+    filter.status && effectiveStatusIs(tx, filter.status, today),
+    filter.leadId && tx`q.lead_id = ${filter.leadId}`,
+  ]
+  const [rows, total] = await Promise.all([
     tx<QuoteRow[]>`
-      select ${columns(tx, today)} from quotes q join leads l on l.id = q.lead_id ${where} ${keysetAfter(tx, page, 'q.created_at')}
+      select ${columns(tx, today)} from quotes q join leads l on l.id = q.lead_id
+      ${whereAll(tx, [...matching, keysetCondition(tx, page, 'q')])}
       order by q.created_at desc, q.id desc ${limitOffset(tx, page)}`,
-    tx<{ total: number }[]>`select count(*)::int as total from quotes q ${where}`,
+    cappedCount(tx, tx`from quotes q ${whereAll(tx, matching)}`),
   ])
-  return { rows, total: count!.total }
+  return { rows, total }
 }
 
 /** Gapless per company: the counter row is locked until this transaction ends. */

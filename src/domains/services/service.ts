@@ -5,7 +5,7 @@ import type { Deps } from '../../core/deps.js'
 import type { Principal } from '../../core/access.js'
 import { notFound, validationError } from '../../core/errors.js'
 import { centsToDollars, parseDollars } from '../../core/money.js'
-import { containsPattern, keysetAfter, limitOffset, pageEnvelope, pageFrom } from '../../core/paging.js'
+import { cappedCount, containsPattern, keysetCondition, limitOffset, pageEnvelope, pageFrom, whereAll } from '../../core/paging.js'
 import { withTenant } from '../../db/sql.js'
 import type { CreateServiceInput, ListServicesInput, UpdateServiceInput } from './schema.js'
 
@@ -47,15 +47,19 @@ export async function listServices(deps: Deps, principal: Principal, input: Stat
   const page = pageFrom(input)
   const search = containsPattern(input.search)
   const { rows, total } = await withTenant(deps.db, principal.companyId, async (tx) => {
-    const where = tx`
-      where (${input.active ?? null}::boolean is null or active = ${input.active ?? null})
-        and (${input.category ?? null}::text is null or category = ${input.category ?? null})
-        and (${search}::text is null or name ilike ${search} or description ilike ${search})`
-    const [rows, [count]] = await Promise.all([
-      tx<ServiceRow[]>`select ${columns(tx)} from services ${where} ${keysetAfter(tx, page)} order by created_at desc, id desc ${limitOffset(tx, page)}`,
-      tx<{ total: number }[]>`select count(*)::int as total from services ${where}`,
+    // Only the filters given reach the WHERE clause, each served by its index (migration 009).
+    const matching = [
+      input.active !== undefined && tx`active = ${input.active}`,
+      input.category !== undefined && tx`category = ${input.category}`,
+      search && tx`(name ilike ${search} or description ilike ${search})`,
+    ]
+    const [rows, total] = await Promise.all([
+      tx<ServiceRow[]>`
+        select ${columns(tx)} from services ${whereAll(tx, [...matching, keysetCondition(tx, page)])}
+        order by created_at desc, id desc ${limitOffset(tx, page)}`,
+      cappedCount(tx, tx`from services ${whereAll(tx, matching)}`),
     ])
-    return { rows, total: count!.total }
+    return { rows, total }
   })
   const services = rows.map(presentService)
   return { services, ...pageEnvelope(services, total, page) }

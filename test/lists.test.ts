@@ -1,0 +1,367 @@
+// List paging at its edges: hostile offsets and cursors on REST and MCP, every filter's rows, cursor
+// walks, `total` against rows counted here, the count cap, and each filter served by an index.
+import { randomBytes, randomUUID } from 'node:crypto'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { onboard, startTestApp, type TestApp } from './helpers/app.js'
+import { rpc } from './helpers/mcp.js'
+import { capturePlans, type PlanNode } from './helpers/query-plans.js'
+import { COUNT_CAP, MAX_OFFSET } from '../src/core/paging.js'
+import type { Principal } from '../src/core/access.js'
+import { LEAD_PRIORITIES, LEAD_STATUSES } from '../src/domains/leads/schema.js'
+import { JOB_STATUSES } from '../src/domains/jobs/schema.js'
+import { QUOTE_STATUSES } from '../src/domains/quotes/schema.js'
+import { listLeads } from '../src/domains/leads/service.js'
+import { listJobs } from '../src/domains/jobs/service.js'
+import { listQuotes } from '../src/domains/quotes/service.js'
+import { listClients } from '../src/domains/clients/service.js'
+import { listServices } from '../src/domains/services/service.js'
+
+type Company = Awaited<ReturnType<typeof onboard>>
+interface Row { id: string; created_at: Date }
+
+let app: TestApp
+let small: Company
+let big: Company
+const seeded = { leads: [] as (Row & { name: string; status: string; priority: string })[], jobs: [] as (Row & { status: string; technician: string | null; scheduled_date: Date | null })[], quotes: [] as (Row & { status: string; effective: string })[] }
+
+const minute = 60_000
+const day = 24 * 60 * minute
+const smallBase = Date.parse('2025-03-01T00:00:00.000Z')
+const PAST = '2020-01-31'
+const FUTURE = '2099-12-31'
+const BIG_LEADS = COUNT_CAP + 50
+const BIG_OTHERS = 3000
+
+/** Newest first, the id breaking ties: the order every list promises. */
+const newestFirst = <T extends Row>(rows: T[]) =>
+  [...rows].sort((a, b) => b.created_at.getTime() - a.created_at.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
+const ids = (rows: Row[]) => newestFirst(rows).map((r) => r.id)
+
+async function seedSmall(companyId: string) {
+  const leads = Array.from({ length: 40 }, (_, i) => {
+    // Leads 10-14 share one created_at, so only the id orders them.
+    const at = new Date(smallBase + (i >= 10 && i < 15 ? 10 : i) * minute)
+    return { company_id: companyId, name: `Small ${i}`, status: LEAD_STATUSES[i % 6], priority: LEAD_PRIORITIES[Math.floor(i / 6) % 4], created_at: at, updated_at: at }
+  })
+  seeded.leads = await app.owner`insert into leads ${app.owner(leads)} returning id, name, status, priority, created_at`
+  const byName = new Map(seeded.leads.map((l) => [l.name, l.id]))
+  const jobs = Array.from({ length: 30 }, (_, i) => ({
+    company_id: companyId, lead_id: byName.get(`Small ${i}`)!, title: `Job ${i}`, status: JOB_STATUSES[i % 5],
+    technician: i % 4 === 3 ? null : ['Ana', 'Ben', 'Cy'][i % 3]!, scheduled_date: i % 5 === 0 ? null : new Date(Date.parse('2025-04-01T00:00:00Z') + i * day),
+    created_at: new Date(smallBase + i * minute), updated_at: new Date(smallBase + i * minute),
+  }))
+  seeded.jobs = await app.owner`insert into jobs ${app.owner(jobs)} returning id, status, technician, scheduled_date, created_at`
+  const stored = ['Draft', 'Sent', 'Viewed', 'Accepted', 'Declined', 'Expired']
+  const quotes = Array.from({ length: 30 }, (_, i) => ({
+    company_id: companyId, lead_id: byName.get(`Small ${i}`)!, quote_number: `Q-${String(i + 1).padStart(5, '0')}`, status: stored[i % 6]!,
+    subtotal_cents: 1000, gst_cents: 100, total_cents: 1100, valid_until: i % 4 === 0 ? PAST : FUTURE,
+    public_token: randomBytes(12).toString('hex'), created_at: new Date(smallBase + i * minute), updated_at: new Date(smallBase + i * minute),
+  }))
+  const inserted: (Row & { status: string; valid_until: string })[] = await app.owner`
+    insert into quotes ${app.owner(quotes)} returning id, status, to_char(valid_until, 'YYYY-MM-DD') as valid_until, created_at`
+  // The spec's rule, computed here on its own: a Sent or Viewed quote past its date reads Expired.
+  seeded.quotes = inserted.map((q) => ({ ...q, effective: ['Sent', 'Viewed'].includes(q.status) && q.valid_until === PAST ? 'Expired' : q.status }))
+}
+
+/** Thousands of rows in one company, in bulk, then statistics, as a real company would have. */
+async function seedBig(companyId: string) {
+  await app.owner`
+    insert into leads (company_id, name, email, suburb, status, priority, created_at, updated_at)
+    select ${companyId}, 'Big ' || i, 'big' || i || '@example.com.au', (array['Penrith', 'Bondi'])[1 + i % 2],
+      (${LEAD_STATUSES as unknown as string[]}::text[])[1 + i % 6], (${LEAD_PRIORITIES as unknown as string[]}::text[])[1 + i % 4],
+      timestamptz '2024-01-01' + i * interval '1 second', timestamptz '2024-01-01' + i * interval '1 second'
+    from generate_series(1, ${BIG_LEADS}) i`
+  await app.owner`
+    insert into jobs (company_id, lead_id, title, status, technician, scheduled_date, created_at, updated_at)
+    select company_id, id, 'Job', (${JOB_STATUSES as unknown as string[]}::text[])[1 + n % 5], 'Tech ' || n % 10,
+      timestamptz '2024-06-01' + n * interval '1 hour', created_at, created_at
+    from (select *, row_number() over (order by created_at) n from leads where company_id = ${companyId}) l where n <= ${BIG_OTHERS}`
+  await app.owner`
+    insert into quotes (company_id, lead_id, quote_number, status, subtotal_cents, gst_cents, total_cents, valid_until, public_token, created_at, updated_at)
+    select company_id, id, 'B-' || n, (array['Draft', 'Sent', 'Viewed', 'Accepted', 'Declined'])[1 + n % 5], 1000, 100, 1100,
+      case when n % 2 = 0 then date '2020-01-01' else date '2099-01-01' end, md5(random()::text || n), created_at, created_at
+    from (select *, row_number() over (order by created_at) n from leads where company_id = ${companyId}) l where n <= ${BIG_OTHERS}`
+  await app.owner`
+    insert into services (company_id, name, category, unit_price_cents, active, created_at, updated_at)
+    select ${companyId}, 'Service ' || i, (array['Drainage', 'Hot water', 'Roofing'])[1 + i % 3], 1000, i % 10 <> 0,
+      timestamptz '2024-01-01' + i * interval '1 second', timestamptz '2024-01-01' + i * interval '1 second'
+    from generate_series(1, ${BIG_OTHERS}) i`
+  for (const table of ['leads', 'jobs', 'quotes', 'services']) await app.owner.unsafe(`vacuum analyze ${table}`)
+}
+
+beforeAll(async () => {
+  app = await startTestApp()
+  small = await onboard(app, { plan: 'business', stripe_payment_method_id: 'pm_card_visa' })
+  big = await onboard(app, { plan: 'business', stripe_payment_method_id: 'pm_card_visa' })
+  await seedSmall(small.company_id)
+  await seedBig(big.company_id)
+}, 120_000)
+afterAll(() => app?.stop())
+
+const get = (path: string, key = small.api_key) => app.call('GET', `/api/v1${path}`, { key })
+const callTool = async (name: string, args: unknown, key = small.api_key) => {
+  const res = await rpc(app, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }, { key })
+  return res.body.result as { isError?: boolean; structuredContent: any }
+}
+/** tools/call with the arguments written as raw JSON text, so numbers arrive exactly as written. */
+const callToolRaw = async (name: string, rawArguments: string) => {
+  const raw = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"${name}","arguments":${rawArguments}}}`
+  return (await rpc(app, null, { key: small.api_key, raw })).body.result as { isError?: boolean; structuredContent: any }
+}
+const cursorOf = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url')
+
+function expectValidationError(body: any, field: string) {
+  expect(body).toMatchObject({ error: 'validation_error', message: expect.any(String) })
+  expect(body.messages.join('\n')).toMatch(new RegExp(`^${field}: `, 'm'))
+}
+
+describe('hostile offsets and cursors', () => {
+  const hugeOffsets = ['1e308', '12345678901234567890', String(MAX_OFFSET + 1)]
+  const uuid = randomUUID()
+  const badCursors = {
+    'a year past 9999 (the largest JS date)': cursorOf(['+275760-09-13T00:00:00Z', uuid]),
+    'an expanded year in toISOString form': cursorOf(['+275760-09-13T00:00:00.000Z', uuid]),
+    'year 0000, which Postgres refuses': cursorOf(['0000-01-01T00:00:00.000Z', uuid]),
+    'a day that does not exist': cursorOf(['2025-02-30T00:00:00.000Z', uuid]),
+    'an id that is not a uuid': cursorOf(['2025-01-01T00:00:00.000Z', "1' or '1'='1"]),
+    'an extra element': cursorOf(['2025-01-01T00:00:00.000Z', uuid, 1]),
+    'an object instead of a pair': cursorOf({ createdAt: '2025-01-01T00:00:00.000Z', id: uuid }),
+    'numbers instead of strings': cursorOf([1735689600000, 1]),
+    'characters outside base64url': '!!not-a-cursor!!',
+    'base64 of something not JSON': Buffer.from('hello').toString('base64url'),
+  }
+
+  it.each(['/leads', '/quotes', '/jobs', '/clients'])('REST GET %s: a huge offset is a 400 naming offset; the documented maximum works', async (path) => {
+    for (const offset of hugeOffsets) {
+      const res = await get(`${path}?offset=${offset}`)
+      expect(res.status, offset).toBe(400)
+      expectValidationError(res.body, 'offset')
+    }
+    const deepest = await get(`${path}?offset=${MAX_OFFSET}`)
+    expect(deepest.status).toBe(200)
+    expect(deepest.body.offset).toBe(MAX_OFFSET)
+  })
+
+  it.each(['/leads', '/quotes', '/jobs', '/clients'])('REST GET %s: a forged cursor is a 400 naming cursor', async (path) => {
+    for (const [what, cursor] of Object.entries(badCursors)) {
+      const res = await get(`${path}?cursor=${encodeURIComponent(cursor)}`)
+      expect(res.status, what).toBe(400)
+      expectValidationError(res.body, 'cursor')
+    }
+  })
+
+  it.each(['leads.list', 'quotes.list', 'jobs.list', 'clients.list', 'services.list'])('MCP %s: huge offsets and forged cursors are validation_error results', async (name) => {
+    for (const offset of ['1e308', '12345678901234567890', String(MAX_OFFSET + 1)]) {
+      const result = await callToolRaw(name, `{"offset":${offset}}`)
+      expect(result.isError, offset).toBe(true)
+      expectValidationError(result.structuredContent, 'offset')
+    }
+    for (const [what, cursor] of Object.entries(badCursors)) {
+      const result = await callTool(name, { cursor })
+      expect(result.isError, what).toBe(true)
+      expectValidationError(result.structuredContent, 'cursor')
+    }
+  })
+
+  it('a schedule bound in year 0000 (valid date-time format, refused by Postgres) is a 400 naming the field', async () => {
+    for (const field of ['scheduled_from', 'scheduled_to']) {
+      const res = await get(`/jobs?${field}=0000-01-01T00:00:00Z`)
+      expect(res.status).toBe(400)
+      expectValidationError(res.body, field)
+    }
+  })
+
+  it('OpenAPI and the tool schemas publish the maximum offset and point past it to the cursor', async () => {
+    const published = { maximum: MAX_OFFSET, description: expect.stringMatching(/cursor/) }
+    const res = await rpc(app, { jsonrpc: '2.0', id: 1, method: 'tools/list' })
+    const leadsList = res.body.result.tools.find((t: any) => t.name === 'leads.list')
+    expect(leadsList.inputSchema.properties.offset).toMatchObject(published)
+    const doc = (await app.call('GET', '/api/v1/openapi.json')).body
+    for (const path of ['/leads', '/quotes', '/jobs', '/clients']) {
+      const parameters = doc.paths[path].get.parameters
+      expect(parameters.find((p: any) => p.name === 'offset').schema, path).toMatchObject(published)
+      expect(parameters.map((p: any) => p.name), path).toContain('cursor')
+    }
+  })
+})
+
+describe('filters return exactly the matching rows', () => {
+  it('leads by status and by priority (REST and MCP)', async () => {
+    for (const status of LEAD_STATUSES) {
+      const expected = seeded.leads.filter((l) => l.status === status)
+      const res = await get(`/leads?status=${status}&limit=100`)
+      expect(res.body.leads.map((l: any) => l.id), status).toEqual(ids(expected))
+      expect(res.body).toMatchObject({ total: expected.length, totalCapped: false })
+    }
+    for (const priority of LEAD_PRIORITIES) {
+      const expected = seeded.leads.filter((l) => l.priority === priority)
+      const result = await callTool('leads.list', { priority, limit: 100 })
+      expect(result.structuredContent.leads.map((l: any) => l.id), priority).toEqual(ids(expected))
+      expect(result.structuredContent.total).toBe(expected.length)
+    }
+    const both = seeded.leads.filter((l) => l.status === 'New' && l.priority === 'High')
+    expect(both.length).toBeGreaterThan(0)
+    expect((await get('/leads?status=New&priority=High')).body.leads.map((l: any) => l.id)).toEqual(ids(both))
+  })
+
+  it('jobs by status, technician and scheduled range, alone and together', async () => {
+    const from = new Date('2025-04-10T00:00:00Z')
+    const to = new Date('2025-04-20T00:00:00Z')
+    const cases: [string, (j: (typeof seeded.jobs)[number]) => boolean][] = [
+      ...JOB_STATUSES.map((s) => [`status=${encodeURIComponent(s)}`, (j: any) => j.status === s] as [string, (j: any) => boolean]),
+      ['technician=Ben', (j) => j.technician === 'Ben'],
+      [`scheduled_from=${from.toISOString()}`, (j) => j.scheduled_date !== null && j.scheduled_date >= from],
+      [`scheduled_to=${to.toISOString()}`, (j) => j.scheduled_date !== null && j.scheduled_date < to],
+      [`scheduled_from=${from.toISOString()}&scheduled_to=${to.toISOString()}&technician=Ana`,
+        (j) => j.scheduled_date !== null && j.scheduled_date >= from && j.scheduled_date < to && j.technician === 'Ana'],
+    ]
+    for (const [query, matches] of cases) {
+      const expected = seeded.jobs.filter(matches)
+      const res = await get(`/jobs?${query}&limit=100`)
+      expect(res.body.jobs.map((j: any) => j.id), query).toEqual(ids(expected))
+      expect(res.body.total, query).toBe(expected.length)
+    }
+  })
+
+  it('quotes by effective status: a Sent or Viewed quote past its date is Expired, not Sent', async () => {
+    for (const status of QUOTE_STATUSES) {
+      const expected = seeded.quotes.filter((q) => q.effective === status)
+      const res = await get(`/quotes?status=${status}&limit=100`)
+      expect(res.body.quotes.map((q: any) => q.id), status).toEqual(ids(expected))
+      expect(res.body.quotes.every((q: any) => q.status === status)).toBe(true)
+      expect(res.body.total, status).toBe(expected.length)
+    }
+    // The seeding must exercise the rule, or the loop above proves nothing about it.
+    expect(seeded.quotes.filter((q) => q.effective === 'Expired' && q.status !== 'Expired').length).toBeGreaterThan(0)
+  })
+
+  it('big company: filtered totals are exact below the cap, computed from the seeding formula', async () => {
+    for (const [index, status] of LEAD_STATUSES.entries()) {
+      let expected = 0
+      for (let i = 1; i <= BIG_LEADS; i++) if (i % 6 === index) expected++
+      const res = await get(`/leads?status=${status}&limit=1`, big.api_key)
+      expect(res.body, status).toMatchObject({ total: expected, totalCapped: false })
+    }
+  })
+})
+
+describe('paging', () => {
+  it('cursor pages walk every lead exactly once, in order, ties broken by id (REST)', async () => {
+    const seen: string[] = []
+    let cursor: string | null = null
+    do {
+      const res: any = await get(`/leads?limit=7${cursor ? `&cursor=${cursor}` : ''}`)
+      expect(res.body.total).toBe(seeded.leads.length)
+      seen.push(...res.body.leads.map((l: any) => l.id))
+      cursor = res.body.nextCursor
+    } while (cursor)
+    expect(seen).toEqual(ids(seeded.leads))
+  })
+
+  it('cursor pages walk a filtered list exactly once (MCP quotes.list, jobs.list)', async () => {
+    for (const [name, key, args, expected] of [
+      ['quotes.list', 'quotes', { status: 'Expired' }, seeded.quotes.filter((q) => q.effective === 'Expired')],
+      ['jobs.list', 'jobs', { technician: 'Cy' }, seeded.jobs.filter((j) => j.technician === 'Cy')],
+    ] as const) {
+      const seen: string[] = []
+      let cursor: string | undefined
+      do {
+        const page: any = (await callTool(name, { ...args, limit: 2, ...(cursor ? { cursor } : {}) })).structuredContent
+        seen.push(...page[key].map((r: any) => r.id))
+        cursor = page.nextCursor ?? undefined
+      } while (cursor)
+      expect(seen, name).toEqual(ids(expected as unknown as Row[]))
+    }
+  })
+
+  it('a cursor walk through a big filtered list sees each row once and as many as total says', async () => {
+    const seen = new Set<string>()
+    let pages = 0
+    let cursor: string | null = null
+    let total = 0
+    do {
+      const res: any = await get(`/leads?status=Won&limit=100${cursor ? `&cursor=${cursor}` : ''}`, big.api_key)
+      total = res.body.total
+      for (const l of res.body.leads) {
+        expect(seen.has(l.id)).toBe(false)
+        seen.add(l.id)
+      }
+      cursor = res.body.nextCursor
+      pages++
+    } while (cursor)
+    expect(seen.size).toBe(total)
+    expect(pages).toBe(Math.ceil(total / 100) + (total % 100 === 0 ? 1 : 0))
+  })
+
+  it('offsets page the same order; the deepest offset reaches the oldest rows', async () => {
+    const all = ids(seeded.leads)
+    const page = await get('/leads?limit=5&offset=8')
+    expect(page.body.leads.map((l: any) => l.id)).toEqual(all.slice(8, 13))
+    const deepest = await get(`/leads?limit=100&offset=${MAX_OFFSET}`, big.api_key)
+    // Big leads are named by i with created_at rising with i: past the newest MAX_OFFSET come i = 50..1.
+    expect(deepest.body.leads.map((l: any) => l.name)).toEqual(Array.from({ length: BIG_LEADS - MAX_OFFSET }, (_, k) => `Big ${BIG_LEADS - MAX_OFFSET - k}`))
+  })
+
+  it(`total counts up to ${COUNT_CAP}; past it, total is ${COUNT_CAP} and totalCapped says so`, async () => {
+    const res = await get('/leads?limit=1', big.api_key)
+    expect(res.body).toMatchObject({ total: COUNT_CAP, totalCapped: true })
+    const exact = await get('/leads?limit=1')
+    expect(exact.body).toMatchObject({ total: seeded.leads.length, totalCapped: false })
+  })
+})
+
+describe('every list filter is served by an index', () => {
+  const principal = () => ({ companyId: big.company_id }) as Principal
+  let bigLeadId = ''
+  beforeAll(async () => {
+    const [lead] = await app.owner`select id from leads where company_id = ${big.company_id} and name = 'Big 1234'`
+    bigLeadId = lead!.id
+  })
+
+  // The table each filter applies to, and what shows the index doing the filtering: the filter's
+  // column in an index condition (or the index made for it). Tables a page only joins to (a job's
+  // lead and quote) are looked up by primary key at scale; at a few thousand rows the planner may
+  // rightly read them whole, so only the filtered table is checked.
+  const cases: [string, string, RegExp, (deps: any) => Promise<unknown>][] = [
+    ['leads.status', 'leads', /status = /, (d) => listLeads(d, principal(), { status: 'Won' })],
+    ['leads.priority', 'leads', /priority = /, (d) => listLeads(d, principal(), { priority: 'Urgent' })],
+    ['leads.status after a cursor', 'leads', /status = /, (d) => listLeads(d, principal(), { status: 'Won', cursor: cursorOf(['2024-01-01T01:00:00.000Z', randomUUID()]) })],
+    ['jobs.status', 'jobs', /status = /, (d) => listJobs(d, principal(), { status: 'Completed' })],
+    ['jobs.lead_id', 'jobs', /lead_id = /, (d) => listJobs(d, principal(), { lead_id: bigLeadId })],
+    ['jobs.technician', 'jobs', /technician = /, (d) => listJobs(d, principal(), { technician: 'Tech 3' })],
+    ['jobs.scheduled range', 'jobs', /scheduled_date >= .*scheduled_date < /, (d) => listJobs(d, principal(), { scheduled_from: '2024-06-10T00:00:00Z', scheduled_to: '2024-06-12T00:00:00Z' })],
+    ['quotes.status Draft', 'quotes', /status = /, (d) => listQuotes(d, principal(), { status: 'Draft' })],
+    ['quotes.status Sent', 'quotes', /status = /, (d) => listQuotes(d, principal(), { status: 'Sent' })],
+    ['quotes.lead_id', 'quotes', /lead_id = /, (d) => listQuotes(d, principal(), { lead_id: bigLeadId })],
+    ['quotes.status Expired', 'quotes', /status = ANY|quotes_company_expirable_created/, (d) => listQuotes(d, principal(), { status: 'Expired' })],
+    ['clients.search', 'leads', /leads_search_trgm|lead_ids_matching/, (d) => listClients(d, principal(), { search: 'big1234@' }, 'any_job')],
+    ['services.category', 'services', /category = /, (d) => listServices(d, principal(), { category: 'Roofing' })],
+    ['services.active', 'services', /active = /, (d) => listServices(d, principal(), { active: false })],
+  ]
+
+  it.each(cases)('%s: each query reading %s filters through an index, never a sequential scan', async (_, table, served, run) => {
+    const plans = await capturePlans(app, run)
+    const onTable = (n: PlanNode) => n['Relation Name'] === table || (n['Index Name'] ?? '').startsWith(`${table}_`)
+    const reading = plans.filter((p) => p.nodes.some(onTable))
+    expect(reading.length).toBeGreaterThanOrEqual(2) // the page and its count
+    for (const plan of reading) {
+      const nodes = plan.nodes.filter(onTable)
+      expect(nodes.filter((n) => n['Node Type'] === 'Seq Scan'), plan.query).toEqual([])
+      const indexUse = nodes.map((n) => `${n['Index Name'] ?? ''} ${n['Index Cond'] ?? ''} ${n['Recheck Cond'] ?? ''}`)
+      expect(indexUse.some((u) => served.test(u)), `${plan.query}\n${indexUse.join('\n')}`).toBe(true)
+    }
+  })
+
+  it('a cursor page starts at the cursor inside the index instead of skipping rows', async () => {
+    const cursor = cursorOf(['2024-01-01T01:00:00.000Z', randomUUID()])
+    const plans = await capturePlans(app, (d) => listLeads(d, principal(), { status: 'Won', cursor }))
+    const conditions = plans.flatMap((p) => p.nodes.map((n) => n['Index Cond'] ?? ''))
+    expect(conditions.some((c) => /status = 'Won'.*ROW\(created_at, id\) < ROW/.test(c)), conditions.join('\n')).toBe(true)
+  })
+
+  it('the clients search reaches the trigram index through lead_ids_matching', async () => {
+    const plans = await capturePlans(app, (d) => listClients(d, principal(), { search: 'big1234@' }, 'any_job'))
+    const indexes = plans.flatMap((p) => p.nodes.map((n) => n['Index Name']))
+    expect(indexes).toContain('leads_search_trgm')
+  })
+})
