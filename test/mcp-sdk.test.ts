@@ -90,7 +90,8 @@ for (const transport of ['streamable HTTP', 'SSE'] as const) {
 describe('SSE stream', () => {
   it('sends the endpoint event first and keep-alive comments while idle, and closes cleanly', async () => {
     const controller = new AbortController()
-    const res = await fetch(`${app.url}/api/v1/mcp/sse`, { signal: controller.signal })
+    const auth = { authorization: `Bearer ${company.api_key}` }
+    const res = await fetch(`${app.url}/api/v1/mcp/sse`, { signal: controller.signal, headers: auth })
     expect(res.headers.get('content-type')).toMatch(/text\/event-stream/)
     const reader = res.body!.getReader()
     let text = ''
@@ -104,7 +105,7 @@ describe('SSE stream', () => {
     const endpoint = /data: (\S+)/.exec(text)![1]!
     controller.abort()
     await new Promise((r) => setTimeout(r, 100))
-    const after = await fetch(`${app.url}${endpoint}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }) })
+    const after = await fetch(`${app.url}${endpoint}`, { method: 'POST', headers: { 'content-type': 'application/json', ...auth }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }) })
     expect(after.status).toBe(404)
   })
 })

@@ -5,23 +5,37 @@ import type { Context } from 'koa'
 import type { Deps } from '../../core/deps.js'
 import type { Registry } from '../../core/registry.js'
 import { authenticateHttp, type KeyRateLimiter } from '../../core/auth.js'
-import { describeTool, filteredTools, type CatalogueView } from './catalogue.js'
-import { handleMessage, requestName, type Handled, type McpCallContext } from './handler.js'
-import { DEFAULT_PROTOCOL_VERSION, RPC, SERVER_INFO, SUPPORTED_PROTOCOL_VERSIONS, UNAUTHENTICATED_METHODS, type JsonRpcRequest } from './protocol.js'
-import { describeResource } from './resources.js'
+import type { CatalogueView } from './catalogue.js'
+import type { McpCallContext } from './handler.js'
+import { checkProtocolVersionHeader, mcpHeaders } from './headers.js'
+import { MAX_REQUEST_BODY_BYTES, RPC, SERVER_INFO, rpcErrorBody } from './protocol.js'
+import { runBody, type ClaimedRoute } from './run-body.js'
+import { describeServer } from './server-info.js'
 import { checkOrigin } from './origin.js'
 
-const MAX_BODY = 1024 * 1024
+class BodyTooLarge extends Error {}
 
-export async function readRawBody(ctx: Context): Promise<string> {
+async function readRawBody(ctx: Context): Promise<string> {
   const chunks: Buffer[] = []
   let size = 0
   for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
     size += chunk.length
-    if (size > MAX_BODY) throw Object.assign(new Error('body too large'), { tooLarge: true })
+    if (size > MAX_REQUEST_BODY_BYTES) throw new BodyTooLarge()
     chunks.push(chunk)
   }
   return Buffer.concat(chunks).toString('utf8')
+}
+
+/** The raw body, or null after answering 413 (a JSON-RPC error) when it is over the limit. */
+export async function readBodyOrRefuse(ctx: Context): Promise<string | null> {
+  try {
+    return await readRawBody(ctx)
+  } catch (error) {
+    if (!(error instanceof BodyTooLarge)) throw error
+    ctx.status = 413
+    ctx.body = rpcErrorBody(RPC.INVALID_REQUEST, `Request body too large: ${MAX_REQUEST_BODY_BYTES} bytes at most. Send fewer or smaller requests.`, { max_request_body_bytes: MAX_REQUEST_BODY_BYTES })
+    return null
+  }
 }
 
 /** Catalogue view from query parameters or headers: tool_names=underscore, toolsets=a,b, read_only=true. */
@@ -48,62 +62,20 @@ export function callContext(ctx: Context, deps: Deps, registry: Registry, limite
   }
 }
 
-const rpcError = (code: number, message: string) => ({ jsonrpc: '2.0' as const, id: null, error: { code, message } })
-
-/** Parses and runs one HTTP body (a request or a batch). Returns status and body to send. */
-export async function runBody(call: McpCallContext, raw: string, headers: { method?: string; name?: string }): Promise<{ status: number; body: unknown; handled: Handled[]; extraHeaders: Record<string, string> }> {
-  let parsed: unknown
-  try {
-    parsed = JSON.parse(raw)
-  } catch {
-    return { status: 400, body: rpcError(RPC.PARSE_ERROR, 'Parse error: the body is not valid JSON.'), handled: [], extraHeaders: {} }
-  }
-  if (Array.isArray(parsed)) {
-    if (parsed.length === 0) return { status: 400, body: rpcError(RPC.INVALID_REQUEST, 'Invalid request: empty batch.'), handled: [], extraHeaders: {} }
-    const handled: Handled[] = []
-    for (const msg of parsed) handled.push(await handleMessage(call, msg)) // in order: later calls may depend on earlier ones
-    const responses = handled.map((h) => h.response).filter((r) => r !== null)
-    return { status: responses.length ? 200 : 204, body: responses.length ? responses : undefined, handled, extraHeaders: {} }
-  }
-  const msg = parsed as JsonRpcRequest
-  if (headers.method || headers.name) {
-    const bodyMethod = typeof msg?.method === 'string' ? msg.method : ''
-    const bodyName = typeof msg?.method === 'string' ? requestName(msg) : ''
-    if ((headers.method && headers.method !== bodyMethod) || (headers.name && headers.name !== bodyName)) {
-      return {
-        status: 400,
-        body: { jsonrpc: '2.0', id: (msg as { id?: unknown })?.id ?? null, error: { code: RPC.HEADER_MISMATCH, message: `Mcp-Method/Mcp-Name headers (${headers.method ?? '-'} / ${headers.name ?? '-'}) disagree with the body (${bodyMethod} / ${bodyName}).` } },
-        handled: [],
-        extraHeaders: { 'Mcp-Method': bodyMethod, 'Mcp-Name': bodyName },
-      }
-    }
-  }
-  const one = await handleMessage(call, msg)
-  return { status: one.response ? one.httpStatus : 204, body: one.response ?? undefined, handled: [one], extraHeaders: one.headers }
-}
-
-export function mcpHeaders(handled: Handled[]): Record<string, string> {
-  return {
-    'Mcp-Method': handled.map((h) => h.method).join(','),
-    'Mcp-Name': handled.map((h) => h.name).join(','),
-  }
+/** The Mcp-Method / Mcp-Name headers the client sent. */
+export function claimedRoute(ctx: Context): ClaimedRoute {
+  return { method: ctx.get('mcp-method') || undefined, name: ctx.get('mcp-name') || undefined }
 }
 
 export function mcpRouter(deps: Deps, registry: Registry, limiter: KeyRateLimiter): Router {
   const router = new Router({ prefix: '/api/v1' })
 
   router.post('/mcp', async (ctx) => {
-    if (!checkOrigin(ctx, deps)) return
-    let raw: string
-    try {
-      raw = await readRawBody(ctx)
-    } catch {
-      ctx.status = 413
-      ctx.body = rpcError(RPC.INVALID_REQUEST, 'Request body too large (1 MB at most).')
-      return
-    }
+    if (!checkOrigin(ctx, deps) || !checkProtocolVersionHeader(ctx)) return
+    const raw = await readBodyOrRefuse(ctx)
+    if (raw === null) return
     const call = callContext(ctx, deps, registry, limiter, viewFrom(ctx))
-    const out = await runBody(call, raw, { method: ctx.get('mcp-method') || undefined, name: ctx.get('mcp-name') || undefined })
+    const out = await runBody(call, raw, claimedRoute(ctx))
     ctx.set({ ...mcpHeaders(out.handled), ...out.extraHeaders })
     ctx.status = out.status
     if (out.body !== undefined) ctx.body = out.body
@@ -117,21 +89,8 @@ export function mcpRouter(deps: Deps, registry: Registry, limiter: KeyRateLimite
       ctx.body = { error: 'method_not_allowed', message: 'No SSE stream here: POST JSON-RPC to this URL, or use GET /api/v1/mcp/sse for the legacy SSE transport.' }
       return
     }
-    const view = viewFrom(ctx)
-    const tools = filteredTools(registry, view)
     ctx.set({ 'Mcp-Method': 'server/info', 'Mcp-Name': SERVER_INFO.name })
-    ctx.body = {
-      server: { ...SERVER_INFO, protocolVersion: DEFAULT_PROTOCOL_VERSION, supportedVersions: SUPPORTED_PROTOCOL_VERSIONS },
-      transports: {
-        streamable_http: `${deps.urls.apiBase}/mcp`,
-        sse: `${deps.urls.apiBase}/mcp/sse`,
-      },
-      authentication: { scheme: 'bearer', header: 'Authorization: Bearer <API_KEY>', feature: 'mcpAccess (business plan)', unauthenticatedMethods: UNAUTHENTICATED_METHODS },
-      tool_count: tools.length,
-      resource_count: registry.resources.length,
-      tools: tools.map((op) => describeTool(op, view)),
-      resources: registry.resources.map(describeResource),
-    }
+    ctx.body = describeServer(registry, deps.urls, viewFrom(ctx))
   })
 
   return router

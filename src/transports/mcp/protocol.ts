@@ -1,11 +1,40 @@
-// JSON-RPC 2.0 and MCP constants for the server.
+// JSON-RPC 2.0 and MCP constants for the server. The one source of the protocol versions and the
+// request limits: the handler, GET /api/v1/mcp and the discovery documents all read them here.
 import { AppError } from '../../core/errors.js'
 
 export const SERVER_INFO = { name: 'tradie-ops', title: 'Trade Business Management Service', version: '2.3.0' }
+/** Oldest first. The MCP revisions this server speaks. */
+export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25']
+/** The newest revision we speak: initialize answers it to a client asking for one we do not. */
+export const LATEST_PROTOCOL_VERSION = SUPPORTED_PROTOCOL_VERSIONS[SUPPORTED_PROTOCOL_VERSIONS.length - 1]!
+/** The version the spec says the server reports (§9), and what initialize answers when none is asked for. */
 export const DEFAULT_PROTOCOL_VERSION = '2024-11-05'
-export const SUPPORTED_PROTOCOL_VERSIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25']
 /** Methods answered without a key (the spec's four, plus the legacy initialize handshake). */
 export const UNAUTHENTICATED_METHODS = ['server/discover', 'tools/list', 'resources/list', 'ping', 'initialize']
+
+/** Largest POST body (a request or a batch), in bytes. */
+export const MAX_REQUEST_BODY_BYTES = 1024 * 1024
+/**
+ * Most items in one JSON-RPC batch, checked before any item runs. Items run one after another (a
+ * later call may use an earlier one's result), so 20 writes stay within a couple of seconds, far
+ * under proxy timeouts; MCP dropped batches in 2025-06-18, so SDK clients never send them.
+ */
+export const MAX_BATCH_ITEMS = 20
+/**
+ * Once a batch's responses add up to more than this, its remaining items are not run and each gets
+ * an error saying so. Same as the request cap: 1 MB of JSON is already more than an agent's context
+ * can use in one turn, and a batch of small calls never comes near it.
+ */
+export const MAX_BATCH_RESPONSE_BYTES = 1024 * 1024
+/** Mcp-Method / Mcp-Name response headers carry a value only if it is this short and plain. */
+export const MAX_ROUTE_HEADER_LENGTH = 256
+
+/** The limits as GET /api/v1/mcp and server/discover publish them. */
+export const LIMITS = {
+  max_request_body_bytes: MAX_REQUEST_BODY_BYTES,
+  max_batch_items: MAX_BATCH_ITEMS,
+  max_batch_response_bytes: MAX_BATCH_RESPONSE_BYTES,
+}
 
 export const RPC = {
   PARSE_ERROR: -32700,
@@ -17,6 +46,8 @@ export const RPC = {
   UNAUTHORIZED: -32001,
   RESOURCE_NOT_AVAILABLE: -32002,
   FORBIDDEN: -32003,
+  NOT_FOUND: -32004,
+  BATCH_RESPONSE_LIMIT: -32010,
   RATE_LIMITED: -32029,
   HEADER_MISMATCH: -32020,
 } as const
@@ -57,6 +88,27 @@ export function rpcErrorFromApp(error: AppError): RpcError {
   return new RpcError(code, error.message, error.body(), error.status, error.headers)
 }
 
+/** A JSON-RPC error response with no request id (the request could not be read or was refused whole). */
+export function rpcErrorBody(code: number, message: string, data?: unknown) {
+  return { jsonrpc: '2.0' as const, id: null, error: { code, message, ...(data !== undefined ? { data } : {}) } }
+}
+
+export const isSupportedVersion = (version: unknown): boolean =>
+  typeof version === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(version)
+
+/**
+ * initialize: the client's version when we speak it; otherwise, as the MCP lifecycle asks, the
+ * latest we speak (the client then decides whether it can use it). A client naming no version at
+ * all predates versioning: it gets the spec's 2024-11-05.
+ */
 export function negotiateVersion(requested: unknown): string {
-  return typeof requested === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : DEFAULT_PROTOCOL_VERSION
+  if (isSupportedVersion(requested)) return requested as string
+  return requested === undefined || requested === null ? DEFAULT_PROTOCOL_VERSION : LATEST_PROTOCOL_VERSION
+}
+
+/** What GET /api/v1/mcp, server/discover and the discovery documents say about versions. */
+export const PROTOCOL_VERSIONS = {
+  protocolVersion: DEFAULT_PROTOCOL_VERSION,
+  latestProtocolVersion: LATEST_PROTOCOL_VERSION,
+  supportedVersions: SUPPORTED_PROTOCOL_VERSIONS,
 }

@@ -6,6 +6,17 @@ import { randomBytes } from 'node:crypto'
 import type { Db } from '../../db/sql.js'
 import type { Logger } from '../../logger.js'
 
+/**
+ * Who opened a stream: only that same key (so that same company) may post into it. The shared
+ * registry stores the key id alone: a key belongs to one company, and a company id there would make
+ * mcp_sse_sessions look like tenant data, which this cross-tenant routing table is not.
+ */
+export interface SseOwner {
+  keyId: string
+  /** Known on the instance holding the stream. */
+  companyId?: string
+}
+
 const CHANNEL = 'mcp_sse'
 const CHUNK = 6000 // base64 characters per notification, well under the limit
 
@@ -40,8 +51,10 @@ export class SseBus {
     await this.db.app`delete from mcp_sse_sessions where instance_id = ${this.instanceId}`.catch(() => {})
   }
 
-  register(sessionId: string): Promise<unknown> {
-    return this.db.app`insert into mcp_sse_sessions (id, instance_id) values (${sessionId}, ${this.instanceId})`
+  register(sessionId: string, owner: SseOwner): Promise<unknown> {
+    return this.db.app`
+      insert into mcp_sse_sessions (id, instance_id, key_id)
+      values (${sessionId}, ${this.instanceId}, ${owner.keyId})`
   }
 
   unregister(sessionId: string): Promise<unknown> {
@@ -53,11 +66,13 @@ export class SseBus {
     return this.db.app`update mcp_sse_sessions set last_seen = now() where id = any(${sessionIds})`.catch(() => {})
   }
 
-  /** Is the session open on some instance (seen recently)? */
-  async isOpenElsewhere(sessionId: string): Promise<boolean> {
-    const [row] = await this.db.app`
-      select 1 from mcp_sse_sessions where id = ${sessionId} and last_seen > now() - ${`${this.aliveMs} milliseconds`}::interval`
-    return !!row
+  /** The owner of a session open on some instance (seen recently); null when none is. */
+  async ownerOf(sessionId: string): Promise<SseOwner | null> {
+    const [row] = await this.db.app<{ key_id: string | null }[]>`
+      select key_id from mcp_sse_sessions
+      where id = ${sessionId} and last_seen > now() - ${`${this.aliveMs} milliseconds`}::interval`
+    // A row without an owner was opened by an older release: nobody may post into it.
+    return row?.key_id ? { keyId: row.key_id } : null
   }
 
   async publish(sessionId: string, message: string): Promise<void> {
