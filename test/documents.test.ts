@@ -59,12 +59,15 @@ describe('discovery documents', () => {
   it('the agent card and MCP server description are served from the site root', async () => {
     const card = await app.call('GET', '/.well-known/agent-card.json')
     expect(card.status).toBe(200)
-    expect(card.body.url).toBe(app.runtime.deps.urls.apiBase)
+    expect(card.body.supportedInterfaces.map((i: any) => i.url)).toContain(app.runtime.deps.urls.apiBase)
     expect(card.body.skills.map((s: any) => s.id)).toContain('billing')
     const mcp = await app.call('GET', '/.well-known/mcp-server.json')
-    expect(mcp.body).toMatchObject({ version: '2.3.0', protocolVersion: '2024-11-05' })
-    expect(mcp.body.tools.map((t: any) => t.name)).toEqual(expect.arrayContaining(['billing.usage', 'billing.status', 'billing.list_plans', 'billing.create_checkout', 'billing.get_portal']))
-    expect(mcp.body.tools.map((t: any) => t.name)).not.toContain('onboard')
+    expect(mcp.body).toMatchObject({ version: '2.3.0', remotes: [{ type: 'streamable-http', url: `${app.runtime.deps.urls.apiBase}/mcp` }, { type: 'sse' }] })
+    // The tool list itself is behind the catalogue URL the document names (test/wellknown.test.ts checks the format).
+    const catalogue = await fetch(mcp.body._meta['io.modelcontextprotocol.registry/publisher-provided'].catalogue)
+    const names = ((await catalogue.json()) as any).tools.map((t: any) => t.name)
+    expect(names).toEqual(expect.arrayContaining(['billing.usage', 'billing.status', 'billing.list_plans', 'billing.create_checkout', 'billing.get_portal']))
+    expect(names).not.toContain('onboard')
   })
 })
 

@@ -3,6 +3,8 @@ import type { Registry } from '../core/registry.js'
 import { plain } from './openapi.js'
 import { API_PREFIX } from './rest.js'
 import type { Urls } from '../core/deps.js'
+import { describeFilters } from './mcp/server-info.js'
+import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from './mcp/protocol.js'
 
 export function buildDocs(registry: Registry, urls: Urls) {
   return {
@@ -14,7 +16,18 @@ export function buildDocs(registry: Registry, urls: Urls) {
       `POST ${urls.apiBase}/onboard with {"business_name", "email", "plan"} to get an API key (shown once).`,
       'Send "Authorization: Bearer <API_KEY>" on every other call.',
       `GET ${urls.apiBase}/usage shows this month's quota; GET ${urls.apiBase}/billing the plan and trial.`,
+      `MCP agents: list only the tools you need, e.g. ${urls.apiBase}/mcp?toolsets=leads,quotes&read_only=true (see "mcp.filters").`,
     ],
+    // The same filter descriptions GET /api/v1/mcp publishes, so both documents always agree.
+    mcp: {
+      streamable_http: `${urls.apiBase}/mcp`,
+      sse: `${urls.apiBase}/mcp/sse`,
+      protocol_versions: SUPPORTED_PROTOCOL_VERSIONS,
+      latest_protocol_version: LATEST_PROTOCOL_VERSION,
+      catalogue: `GET ${urls.apiBase}/mcp (no key) lists every tool and resource; tools/list pages the same list.`,
+      keep_context_small: 'Each filter narrows the tool list: pass it as a query parameter on the /mcp or /mcp/sse URL your client connects to (tools/list then honours it), or as the request header. Filters combine.',
+      filters: describeFilters(registry),
+    },
     authentication: {
       scheme: 'Bearer',
       header: 'Authorization: Bearer <API_KEY>',

@@ -6,6 +6,7 @@ import type { Deps } from '../../core/deps.js'
 import { AppError } from '../../core/errors.js'
 import { acceptPublicQuote, declinePublicQuote, openPublicQuote, type PublicQuoteView } from '../../domains/quotes/public.js'
 import { escapeHtml as e } from './html.js'
+import { formFields, refuseCrossSite, setPageHeaders } from '../http-hygiene.js'
 
 const money = new Intl.NumberFormat('en-AU', { style: 'currency', currency: 'AUD' })
 const longDate = (iso: string) => new Intl.DateTimeFormat('en-AU', { dateStyle: 'long', timeZone: 'Australia/Sydney' }).format(new Date(iso.length === 10 ? `${iso}T12:00:00+10:00` : iso))
@@ -106,19 +107,9 @@ ${answerable ? `
 </html>`
 }
 
-function headers(ctx: Context) {
-  ctx.set({
-    'Cache-Control': 'no-store',
-    'Referrer-Policy': 'no-referrer', // the token is the credential: never leak it in a Referer
-    'X-Robots-Tag': 'noindex',
-    'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
-  })
-  ctx.type = 'html'
-}
-
 async function answer(ctx: Context, deps: Deps, act: () => Promise<PublicQuoteView>) {
   const token = ctx.params.token!
-  headers(ctx)
+  setPageHeaders(ctx)
   try {
     await act()
     ctx.status = 303
@@ -136,16 +127,20 @@ export function quotePages(deps: Deps): Router {
   const router = new Router({ prefix: '/q' })
   router.get('/:token', async (ctx) => {
     const v = await openPublicQuote(deps, ctx.params.token!)
-    headers(ctx)
+    setPageHeaders(ctx)
     ctx.body = render(v, ctx.params.token!)
   })
+  // Both posts are checked (cross-site, field types) before anything is read or changed: a refused
+  // post must not even mark the quote Viewed, and an odd field is the caller's error, never a 500.
   router.post('/:token/accept', (ctx) => {
-    const body = (ctx.request as { body?: Record<string, unknown> }).body ?? {}
-    return answer(ctx, deps, () => acceptPublicQuote(deps, ctx.params.token!, { name: String(body.name ?? ''), ip: ctx.ip }))
+    refuseCrossSite(ctx, deps)
+    const { name = '' } = formFields(ctx, ['name'])
+    return answer(ctx, deps, () => acceptPublicQuote(deps, ctx.params.token!, { name, ip: ctx.ip }))
   })
   router.post('/:token/decline', (ctx) => {
-    const body = (ctx.request as { body?: Record<string, unknown> }).body ?? {}
-    return answer(ctx, deps, () => declinePublicQuote(deps, ctx.params.token!, body.reason ? String(body.reason) : null))
+    refuseCrossSite(ctx, deps)
+    const { reason } = formFields(ctx, ['reason'])
+    return answer(ctx, deps, () => declinePublicQuote(deps, ctx.params.token!, reason || null))
   })
   return router
 }

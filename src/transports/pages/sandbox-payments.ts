@@ -1,6 +1,7 @@
 // Pages of the local sandbox payments provider: a test checkout and a subscription portal. They
 // stand in for a processor's hosted pages, and say plainly that no money moves.
 import Router from '@koa/router'
+import type { Context } from 'koa'
 import type { Deps } from '../../core/deps.js'
 import { AppError } from '../../core/errors.js'
 import { centsToDollars } from '../../core/money.js'
@@ -8,6 +9,7 @@ import { withTenant } from '../../db/sql.js'
 import { findPlan, priceCents } from '../../domains/billing/plans.js'
 import { cancelSubscription, completeCheckout, readSubscription, sessionCompany } from '../../domains/billing/subscription.js'
 import { escapeHtml, page } from './html.js'
+import { formFields, refuseCrossSite, setPageHeaders } from '../http-hygiene.js'
 
 const BANNER = '<p class="banner" role="note">Sandbox payments: this is a test page. No card is charged.</p>'
 
@@ -18,6 +20,22 @@ interface SessionRow {
   status: string
   expires_at: Date
   business_name: string
+}
+
+// Provider session ids are short and plain (cs_sandbox_..., Stripe's cs_test_...). Anything else,
+// a NUL byte included, cannot be one: answer not_found before it reaches the database.
+const SESSION_ID = /^[A-Za-z0-9_-]{1,255}$/
+
+function sessionId(ctx: Context): string {
+  const id = ctx.params.id ?? ''
+  if (!SESSION_ID.test(id)) throw new AppError('not_found', 'Session was not found. Start a new checkout or portal session from the API.')
+  return id
+}
+
+/** A form post to a sandbox page: refused from another site; it reads no fields, but the body must still be a form. */
+function checkPost(ctx: Context, deps: Deps): void {
+  refuseCrossSite(ctx, deps)
+  formFields(ctx, [])
 }
 
 async function loadSession(deps: Deps, id: string, kind: 'checkout' | 'portal'): Promise<{ companyId: string; session: SessionRow }> {
@@ -36,11 +54,12 @@ export function sandboxPaymentPages(deps: Deps): Router {
   const router = new Router({ prefix: '/sandbox' })
 
   router.get('/checkout/:id', async (ctx) => {
-    const { session } = await loadSession(deps, ctx.params.id!, 'checkout')
+    const id = sessionId(ctx)
+    const { session } = await loadSession(deps, id, 'checkout')
     const plan = await findPlan(deps.db.app, session.plan_slug!)
     const amount = centsToDollars(priceCents(plan!, session.billing_cycle!)).toFixed(2)
     const open = session.status === 'open' && session.expires_at > deps.clock.now()
-    ctx.type = 'html'
+    setPageHeaders(ctx)
     ctx.body = page('Checkout', `${BANNER}
 <h1>Subscribe ${escapeHtml(session.business_name)}</h1>
 <div class="card"><dl>
@@ -48,20 +67,22 @@ export function sandboxPaymentPages(deps: Deps): Router {
 <dt>Amount</dt><dd>A$${escapeHtml(amount)} incl. GST</dd>
 <dt>Status</dt><dd id="status">${escapeHtml(session.status)}</dd>
 </dl></div>
-${open ? `<form method="post" action="/sandbox/checkout/${escapeHtml(ctx.params.id)}/pay"><button type="submit">Pay A$${escapeHtml(amount)}</button></form>` : '<p>This checkout is closed.</p>'}`)
+${open ? `<form method="post" action="/sandbox/checkout/${escapeHtml(id)}/pay"><button type="submit">Pay A$${escapeHtml(amount)}</button></form>` : '<p>This checkout is closed.</p>'}`)
   })
 
   router.post('/checkout/:id/pay', async (ctx) => {
-    const result = await completeCheckout(deps, ctx.params.id!)
-    ctx.type = 'html'
+    checkPost(ctx, deps)
+    const result = await completeCheckout(deps, sessionId(ctx))
+    setPageHeaders(ctx)
     ctx.body = page('Payment complete', `${BANNER}<h1>Payment complete</h1><p id="status">Your ${escapeHtml(result.planSlug)} plan is now active. You can close this page.</p>`)
   })
 
   router.get('/portal/:id', async (ctx) => {
-    const { companyId, session } = await loadSession(deps, ctx.params.id!, 'portal')
+    const id = sessionId(ctx)
+    const { companyId, session } = await loadSession(deps, id, 'portal')
     const sub = await withTenant(deps.db, companyId, (tx) => readSubscription(tx))
     const cancellable = ['active', 'trialing', 'past_due'].includes(sub.status)
-    ctx.type = 'html'
+    setPageHeaders(ctx)
     ctx.body = page('Manage subscription', `${BANNER}
 <h1>${escapeHtml(session.business_name)}</h1>
 <div class="card"><dl>
@@ -69,13 +90,15 @@ ${open ? `<form method="post" action="/sandbox/checkout/${escapeHtml(ctx.params.
 <dt>Status</dt><dd id="status">${escapeHtml(sub.status)}</dd>
 <dt>Current period ends</dt><dd>${escapeHtml(sub.current_period_end.toISOString().slice(0, 10))}</dd>
 </dl></div>
-${cancellable ? `<form method="post" action="/sandbox/portal/${escapeHtml(ctx.params.id)}/cancel"><button class="secondary" type="submit">Cancel subscription</button></form>` : ''}`)
+${cancellable ? `<form method="post" action="/sandbox/portal/${escapeHtml(id)}/cancel"><button class="secondary" type="submit">Cancel subscription</button></form>` : ''}`)
   })
 
   router.post('/portal/:id/cancel', async (ctx) => {
-    await loadSession(deps, ctx.params.id!, 'portal')
-    await cancelSubscription(deps, ctx.params.id!)
-    ctx.type = 'html'
+    checkPost(ctx, deps)
+    const id = sessionId(ctx)
+    await loadSession(deps, id, 'portal')
+    await cancelSubscription(deps, id)
+    setPageHeaders(ctx)
     ctx.body = page('Subscription cancelled', `${BANNER}<h1>Subscription cancelled</h1><p id="status">The company now has free-plan features.</p>`)
   })
 
