@@ -5,7 +5,7 @@ import Router from '@koa/router'
 import { bodyParser } from '@koa/bodyparser'
 import { randomUUID } from 'node:crypto'
 import type { Deps } from './core/deps.js'
-import { AppError } from './core/errors.js'
+import { AppError, fromDataException, validationError } from './core/errors.js'
 import { KeyRateLimiter } from './core/auth.js'
 import type { Registry } from './core/registry.js'
 import { API_PREFIX, restRouter } from './transports/rest.js'
@@ -16,6 +16,9 @@ import { sandboxPaymentPages } from './transports/pages/sandbox-payments.js'
 import { quotePages } from './transports/pages/quote-page.js'
 import { mcpRouter } from './transports/mcp/http.js'
 import { mcpSseRouter, type LocalSseSessions } from './transports/mcp/sse.js'
+import { bodyError } from './transports/http-errors.js'
+import { noSniff, redactPath } from './transports/http-hygiene.js'
+import { INPUT_LIMITS } from './core/input-guard.js'
 import type { SseBus } from './transports/mcp/sse-bus.js'
 
 export interface AppOptions {
@@ -37,7 +40,9 @@ export function createApp(deps: Deps, registry: Registry, options: AppOptions): 
     deps.logger.error({ err: error }, 'server error')
   })
 
-  // Request id + one structured log line per request.
+  app.use(noSniff())
+
+  // Request id + one structured log line per request (page tokens and session ids in the path redacted).
   app.use(async (ctx, next) => {
     const incoming = ctx.get('x-request-id')
     const requestId = REQUEST_ID.test(incoming) ? incoming : randomUUID()
@@ -48,7 +53,7 @@ export function createApp(deps: Deps, registry: Registry, options: AppOptions): 
       await next()
     } finally {
       deps.logger.info(
-        { requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round((performance.now() - started) * 10) / 10, companyId: ctx.state.companyId },
+        { requestId, method: ctx.method, path: redactPath(ctx.path), status: ctx.status, ms: Math.round((performance.now() - started) * 10) / 10, companyId: ctx.state.companyId },
         'request',
       )
     }
@@ -65,6 +70,8 @@ export function createApp(deps: Deps, registry: Registry, options: AppOptions): 
       const err = toAppError(error)
       if (err.code === 'internal_error') {
         deps.logger.error({ err: error, requestId: ctx.state.requestId }, 'unhandled error')
+      } else if (!(error instanceof AppError)) {
+        deps.logger.warn({ err: error, requestId: ctx.state.requestId, answered: err.code }, 'request error answered as a client error')
       }
       ctx.status = err.status
       ctx.set(err.headers)
@@ -78,7 +85,15 @@ export function createApp(deps: Deps, registry: Registry, options: AppOptions): 
     app.use(router.allowedMethods({ throw: true }))
   }
 
-  app.use(bodyParser({ enableTypes: ['json', 'form'], jsonLimit: '1mb', encoding: 'utf-8' }))
+  app.use(bodyParser({
+    enableTypes: ['json', 'form'],
+    jsonLimit: INPUT_LIMITS.maxBodyBytes,
+    formLimit: INPUT_LIMITS.maxBodyBytes,
+    encoding: 'utf-8',
+    onError: (error) => {
+      throw bodyError(error)
+    },
+  }))
 
   const system = new Router()
   system.get('/healthz', (ctx) => {
@@ -100,7 +115,7 @@ export function createApp(deps: Deps, registry: Registry, options: AppOptions): 
   const openapi = buildOpenApi(registry, deps.urls.apiBase)
   const docs = buildDocs(registry, deps.urls)
   const agentCard = buildAgentCard(registry, deps.urls)
-  const mcpServerCard = buildMcpServerCard(registry, deps.urls)
+  const mcpServerCard = buildMcpServerCard(deps.urls)
   system.get(`${API_PREFIX}/openapi.json`, (ctx) => (ctx.body = openapi))
   system.get(`${API_PREFIX}/docs`, (ctx) => (ctx.body = docs))
   system.get('/.well-known/agent-card.json', (ctx) => (ctx.body = agentCard))
@@ -116,14 +131,13 @@ export function createApp(deps: Deps, registry: Registry, options: AppOptions): 
 
 function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error
-  const e = error as { status?: number; type?: string; message?: string; expose?: boolean }
-  if (e?.status === 400 || e?.status === 415 || e?.status === 413) {
-    // Body parser: invalid JSON, wrong content type, too large.
-    return new AppError('validation_error', 'The request body could not be read.', {
-      messages: [e.type === 'entity.parse.failed' ? 'body: is not valid JSON' : `body: ${e.expose ? e.message : 'unreadable'}`],
-    })
-  }
+  const e = error as { status?: number; message?: string; name?: string }
+  if (e?.status === 400 || e?.status === 415 || e?.status === 413) return bodyError(error)
   if (e?.status === 405) return new AppError('method_not_allowed', `${e.message ?? 'Method not allowed'}.`)
   if (e?.status === 501) return new AppError('not_implemented', 'Method not implemented.')
+  // A path with broken percent-encoding (/jobs/%E0%A4) fails in the router's decode.
+  if (e?.name === 'URIError') return validationError(['path: is not valid percent-encoded UTF-8'], 'The request URL could not be read.')
+  const dataException = fromDataException(error)
+  if (dataException) return dataException
   return new AppError('internal_error', 'Something went wrong on our side. Retry, or contact support with the X-Request-Id header value.')
 }

@@ -1,6 +1,7 @@
 // Assembles the service from configuration: database (migrated), Temporal client, outbox relay,
 // optionally the HTTP API and the worker. main*.ts and the tests all start the service this way.
 import { createServer, type Server } from 'node:http'
+import { answerClientError } from './transports/http-errors.js'
 import type { AddressInfo } from 'node:net'
 import { appDatabaseUrl, siteRoot, type Config } from './config.js'
 import { createLogger, type Logger } from './logger.js'
@@ -79,6 +80,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   if (options.api ?? true) {
     // Listen first so that, with PORT=0 (tests), the public URLs carry the real port.
     server = createServer()
+    server.on('clientError', answerClientError)
     await new Promise<void>((resolve) => server!.listen(config.PORT, config.HOST, resolve))
     const port = (server.address() as AddressInfo).port
     url = `http://127.0.0.1:${port}`

@@ -10,6 +10,7 @@ export type ErrorCode =
   | 'email_taken'
   | 'conflict'
   | 'idempotency_conflict'
+  | 'payload_too_large'
   | 'rate_limited'
   | 'payment_required'
   | 'not_implemented'
@@ -26,9 +27,15 @@ const statusByCode: Record<ErrorCode, number> = {
   email_taken: 409,
   conflict: 409,
   idempotency_conflict: 409,
+  payload_too_large: 413,
   rate_limited: 429,
   not_implemented: 501,
   internal_error: 500,
+}
+
+/** The HTTP status every error code is answered with (undefined for a code we never send). */
+export function statusOfCode(code: string): number | undefined {
+  return Object.hasOwn(statusByCode, code) ? statusByCode[code as ErrorCode] : undefined
 }
 
 export class AppError extends Error {
@@ -56,3 +63,14 @@ export const notFound = (what: string) => new AppError('not_found', `${what} was
 
 export const rateLimited = (retryAfterSeconds: number, message: string) =>
   new AppError('rate_limited', message, { retry_after_seconds: retryAfterSeconds }, { 'Retry-After': String(retryAfterSeconds) })
+
+/**
+ * Safety net: Postgres "data exception" (SQLSTATE class 22) means a value the caller sent could not
+ * be stored or compared (out of range, not valid text). Validation should have caught it; it is
+ * still the caller's input, so validation_error, and the log keeps the detail to tighten the schema.
+ */
+export function fromDataException(error: unknown): AppError | null {
+  const code = (error as { code?: unknown })?.code
+  if (typeof code !== 'string' || !/^22[0-9A-Z]{3}$/.test(code)) return null
+  return validationError(['input: a value is out of range or not valid text for this field'])
+}
