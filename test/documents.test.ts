@@ -6,6 +6,7 @@ import { onboard, startTestApp, type TestApp } from './helpers/app.js'
 import { createRegistry } from '../src/domains/index.js'
 import { describeErrors, validatorFor } from '../src/core/validation.js'
 import { openApiPath } from '../src/transports/rest.js'
+import { ERROR_CODES, statusOfCode } from '../src/core/errors.js'
 
 let app: TestApp
 beforeAll(async () => {
@@ -54,6 +55,23 @@ describe('discovery documents', () => {
     const listed = res.body.endpoints.map((e: any) => `${e.method} ${e.path}`)
     for (const op of registry.restOperations()) expect(listed).toContain(`${op.rest!.method} /api/v1${op.rest!.path}`)
     expect(res.body.errors.map((e: any) => e.error)).toEqual(expect.arrayContaining(['validation_error', 'unauthorized', 'forbidden', 'rate_limited', 'internal_error']))
+    // Every code the service can answer with is documented, with the status it always has.
+    expect(res.body.errors.map((e: any) => [e.error, e.status]).sort()).toEqual(ERROR_CODES.map((c) => [c, statusOfCode(c)]).sort())
+  })
+
+  it('GET /api/v1/docs states the limits the service enforces', async () => {
+    const { body } = await app.call('GET', '/api/v1/docs')
+    const key = (await onboard(app, { plan: 'business' })).api_key
+    // The documented body limit is the one enforced: one byte under it is read, one over is refused.
+    const padding = (total: number) => 'x'.repeat(total - JSON.stringify({ name: 'Limit Larry', message: '' }).length)
+    const under = await app.call('POST', '/api/v1/leads', { key, raw: JSON.stringify({ name: 'Limit Larry', message: padding(body.limits.request_body_bytes) }) })
+    expect(under.status).toBe(400) // read, then refused by the message field's own maxLength
+    expect(under.body.error).toBe('validation_error')
+    const over = await app.call('POST', '/api/v1/leads', { key, raw: JSON.stringify({ name: 'Limit Larry', message: padding(body.limits.request_body_bytes + 1) }) })
+    expect(over.status).toBe(413)
+    const offset = await app.call('GET', `/api/v1/leads?offset=${body.limits.list_offset_maximum + 1}`, { key })
+    expect(offset.body.messages).toContainEqual(expect.stringMatching(/^offset:/))
+    expect((await app.call('GET', `/api/v1/leads?offset=${body.limits.list_offset_maximum}`, { key })).status).toBe(200)
   })
 
   it('the agent card and MCP server description are served from the site root', async () => {

@@ -33,6 +33,9 @@ const statusByCode: Record<ErrorCode, number> = {
   internal_error: 500,
 }
 
+/** Every code the service answers with. */
+export const ERROR_CODES = Object.keys(statusByCode) as ErrorCode[]
+
 /** The HTTP status every error code is answered with (undefined for a code we never send). */
 export function statusOfCode(code: string): number | undefined {
   return Object.hasOwn(statusByCode, code) ? statusByCode[code as ErrorCode] : undefined

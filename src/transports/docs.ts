@@ -4,7 +4,9 @@ import { plain } from './openapi.js'
 import { API_PREFIX } from './rest.js'
 import type { Urls } from '../core/deps.js'
 import { describeFilters } from './mcp/server-info.js'
-import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from './mcp/protocol.js'
+import { LATEST_PROTOCOL_VERSION, LIMITS as MCP_LIMITS, SUPPORTED_PROTOCOL_VERSIONS } from './mcp/protocol.js'
+import { INPUT_LIMITS } from '../core/input-guard.js'
+import { COUNT_CAP, MAX_OFFSET } from '../core/paging.js'
 
 export function buildDocs(registry: Registry, urls: Urls) {
   return {
@@ -41,12 +43,29 @@ export function buildDocs(registry: Registry, urls: Urls) {
       { error: 'validation_error', status: 400, extra: 'messages' },
       { error: 'invalid_plan', status: 400, extra: 'available_plans' },
       { error: 'unauthorized', status: 401 },
+      { error: 'payment_required', status: 402 },
       { error: 'forbidden', status: 403, extra: 'missing' },
       { error: 'not_found', status: 404 },
+      { error: 'method_not_allowed', status: 405 },
       { error: 'email_taken', status: 409 },
+      { error: 'conflict', status: 409 },
+      { error: 'idempotency_conflict', status: 409 },
+      { error: 'payload_too_large', status: 413 },
       { error: 'rate_limited', status: 429, extra: 'retry_after_seconds' },
       { error: 'internal_error', status: 500 },
+      { error: 'not_implemented', status: 501 },
     ],
+    limits: {
+      request_body_bytes: INPUT_LIMITS.maxBodyBytes,
+      input_nesting_depth: INPUT_LIMITS.maxDepth,
+      input_values: INPUT_LIMITS.maxValues,
+      text: 'no NUL characters and no unpaired UTF-16 surrogates in any string',
+      list_limit: { default: 50, maximum: 100 },
+      list_offset_maximum: MAX_OFFSET,
+      list_total: `exact up to ${COUNT_CAP}; beyond, ${COUNT_CAP} with totalCapped: true`,
+      paging_beyond_offset: 'pass nextCursor from the previous page as cursor',
+      mcp: MCP_LIMITS,
+    },
     rate_limits: {
       monthly_api_calls: 'per plan (free 100, starter 1000, professional 5000, business 25000); resets each calendar month, Sydney time',
       per_key: 'RateLimit-Limit / RateLimit-Remaining / RateLimit-Reset headers on every authenticated response',
