@@ -30,11 +30,14 @@ describe('401 unauthorized', () => {
 
   it('with the key of a deleted company', async () => {
     const company = await onboard(app)
-    expect((await app.call('GET', '/api/v1/billing', { key: company.api_key })).status).toBe(200)
+    expect((await app.call('GET', '/api/v1/leads', { key: company.api_key })).status).toBe(200)
     await app.owner`update companies set deleted_at = now() where id = ${company.company_id}`
-    const res = await app.call('GET', '/api/v1/billing', { key: company.api_key })
+    // At once for a counted call, although the key is cached (counting checks the company)...
+    const res = await app.call('GET', '/api/v1/leads', { key: company.api_key })
     expect(res.status).toBe(401)
     expect(res.body.error).toBe('unauthorized')
+    // ...and from then on for uncounted ones too (the cache forgot the company).
+    expect((await app.call('GET', '/api/v1/billing', { key: company.api_key })).status).toBe(401)
   })
 
   it('with a revoked key', async () => {

@@ -97,7 +97,8 @@ describe('GET /usage', () => {
       company_id: company.company_id,
       plan: 'starter',
       usage: {
-        api_calls: { used: 2, limit: 1000, remaining: 998 },
+        // POST /keys counted; GET /usage itself is not (it answers even with the quota used up).
+        api_calls: { used: 1, limit: 1000, remaining: 999 },
         sms: { used: 0, limit: 200 },
         emails: { used: 0, limit: 1000 },
         llm_calls: { used: 0, limit: 200 },

@@ -143,13 +143,15 @@ describe('legacy SSE streams belong to the key that opened them', () => {
     expect(usage.body.usage.api_calls.used).toBe(0) // GET /usage is not counted either (a way out of a used-up quota)
   })
 
-  it('records the opening company and key with the session', async () => {
+  it('records the opening key with the session (the key fixes the company)', async () => {
     const stream = await openStream(app, owner.api_key)
     try {
       const keys = (await app.call('GET', '/api/v1/keys', { key: owner.api_key })).body.keys
-      const [row] = await app.owner`select company_id, key_id from mcp_sse_sessions where id = ${stream.sessionId}`
+      const [row] = await app.owner`select key_id from mcp_sse_sessions where id = ${stream.sessionId}`
       const opener = keys.find((k: any) => owner.api_key.startsWith(k.prefix))
-      expect(row).toEqual({ company_id: owner.company_id, key_id: opener.id })
+      expect(row).toEqual({ key_id: opener.id })
+      const [apiKey] = await app.owner`select company_id from api_keys where id = ${opener.id}`
+      expect(apiKey!.company_id).toBe(owner.company_id)
     } finally {
       stream.close()
     }

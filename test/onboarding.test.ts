@@ -44,7 +44,7 @@ describe('POST /api/v1/onboard', () => {
     const [company] = await app.owner`select * from companies where id = ${b.company_id}`
     expect(company).toMatchObject({
       business_name: 'Harbour City Plumbing', contact_name: 'Dana Nguyen', trade_type: 'plumber',
-      phone: '0412 345 678', abn: '51824753556', referral_code: 'MATE2026', contact_email: body.email,
+      phone: '+61412345678', abn: '51824753556', referral_code: 'MATE2026', contact_email: body.email,
     })
     const [key] = await app.owner`select name, scopes, permission from api_keys where company_id = ${b.company_id}`
     expect(key).toMatchObject({ name: 'Ops agent', permission: 'admin', scopes: ['leads', 'quotes', 'jobs', 'clients', 'financials'] })

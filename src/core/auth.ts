@@ -1,11 +1,14 @@
-// Bearer-key authentication, the per-key request rate limit, the monthly quota and authorisation.
+// Bearer-key authentication, the per-key request rate limit, authorisation and the monthly quota,
+// in that order: a call is counted only once it is known to be allowed.
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible'
 import { AppError, rateLimited } from './errors.js'
 import { hashApiKey, looksLikeApiKey } from './credentials.js'
-import { usagePeriod, secondsUntil } from './period.js'
+import { secondsUntil } from './period.js'
+import { apiCallCounterOf } from './api-calls.js'
 import type { Access } from './operation.js'
-import { CHEAPEST_PLAN_WITH, permits, type Feature, type FeatureFlags, type PlanSlug, type Principal, type Scope, type Permission } from './access.js'
+import { CHEAPEST_PLAN_WITH, permits, type Feature, type Principal } from './access.js'
 import type { Deps } from './deps.js'
+import { forgetCompanyKeys, keyCacheOf } from './key-cache.js'
 
 const unauthorized = (message: string) =>
   new AppError('unauthorized', message, {}, { 'WWW-Authenticate': 'Bearer realm="api"' })
@@ -53,30 +56,30 @@ export function bearerToken(header: string | undefined): string | null {
   return match?.[1] ?? null
 }
 
-interface AuthRow {
-  key_id: string
-  company_id: string
-  scopes: Scope[]
-  permission: Permission
-  plan_slug: PlanSlug
-  effective_plan_slug: PlanSlug
-  subscription_status: string
-  trial_ends_at: Date | null
-  features: FeatureFlags
-  plan_limits: Principal['planLimits']
-  api_call_limit: number
-  api_calls_used: number
-  allowed: boolean
-}
-
 export interface Authenticated {
   principal: Principal
   rateLimit: RateLimitState
 }
 
+const invalidKey = () =>
+  unauthorized('Invalid API key: no key matches it. Check it was copied whole; an admin key of the company can create a new one with POST /api/v1/keys, or sign up with POST /api/v1/onboard.')
+
+const revokedKey = (revokedAt: Date) =>
+  new AppError(
+    'unauthorized',
+    `This API key was revoked at ${revokedAt.toISOString()}. Use another key of the company; an admin key can create a new one with POST /api/v1/keys.`,
+    { revoked_at: revokedAt.toISOString() },
+    { 'WWW-Authenticate': 'Bearer realm="api", error="invalid_token", error_description="The API key was revoked"' },
+  )
+
+// Principals that still have to be counted toward the monthly quota. The count comes after
+// authorisation (countApiCall), so a call refused with 401, 403 or 429 is never counted.
+const uncounted = new WeakSet<Principal>()
+
 /**
- * Resolves the Bearer key to a principal and counts the call against the monthly quota, in one
- * database round trip. Throws unauthorized or rate_limited.
+ * Resolves the Bearer key to a principal: the per-key burst limit, then the key lookup (cached for
+ * at most a second, see key-cache.ts). Counts nothing; with `count` the principal is marked so
+ * countApiCall counts it once authorisation has passed. Throws unauthorized or rate_limited.
  */
 export async function authenticate(
   deps: Deps,
@@ -86,38 +89,43 @@ export async function authenticate(
 ): Promise<Authenticated> {
   const token = bearerToken(authorization)
   if (!token) throw unauthorized('Missing API key. Send the header "Authorization: Bearer <API_KEY>"; get a key from POST /api/v1/onboard.')
-  if (!looksLikeApiKey(token)) throw unauthorized('Invalid API key.')
+  if (!looksLikeApiKey(token)) throw invalidKey()
   const hash = hashApiKey(token)
   const rateLimit = await limiter.consume(hash)
-  const now = deps.clock.now()
-  const period = usagePeriod(now)
-  const [row] = await deps.db.app<AuthRow[]>`
-    select * from authenticate_api_key(${hash}, ${period.key}, ${now}, ${options.count})`
-  if (!row) throw unauthorized('Invalid API key.')
-  if (!row.allowed) {
-    const retry = secondsUntil(period.end, now)
+  const cache = keyCacheOf(deps)
+  const found = cache.cached(hash) ?? (await cache.get(hash))
+  if (!found) throw invalidKey()
+  if (found.kind === 'revoked') throw revokedKey(found.revokedAt)
+  // A copy per call: the cached one is shared, and the count below is this call's own.
+  const principal: Principal = { ...found.principal }
+  if (options.count) uncounted.add(principal)
+  return { rateLimit, principal }
+}
+
+/**
+ * Counts this call toward the month's API quota, once, if authenticate() marked it. Exact in
+ * Postgres against the limit as it stands now, batched with concurrent calls of the same company
+ * (api-calls.ts): the counter never passes the limit. Throws rate_limited, naming the way out,
+ * when the quota is used up; a refused call is not counted.
+ */
+export async function countApiCall(deps: Deps, principal: Principal): Promise<void> {
+  if (!uncounted.delete(principal)) return
+  const outcome = await apiCallCounterOf(deps).count(principal.companyId)
+  if (outcome.kind === 'company_gone') {
+    // The company was deleted since its key was cached: uncounted calls stop too, from now.
+    forgetCompanyKeys(deps, principal.companyId)
+    throw invalidKey()
+  }
+  principal.apiCallsUsed = outcome.used
+  principal.apiCallLimit = outcome.limit
+  if (outcome.kind === 'refused') {
+    const retry = secondsUntil(outcome.period.end, outcome.now)
     throw rateLimited(
       retry,
-      `Monthly API call quota used up (${row.api_call_limit} calls on the ${row.effective_plan_slug} plan). ` +
-        `It resets at ${period.end.toISOString()}; upgrade with POST /api/v1/billing/checkout for more.`,
+      `Monthly API call quota used up (${outcome.limit} calls on the ${principal.effectivePlanSlug} plan). ` +
+        `It resets at ${outcome.period.end.toISOString()}. Upgrade with POST /api/v1/billing/checkout for more; ` +
+        'GET /api/v1/billing, GET /api/v1/usage, POST /api/v1/billing/checkout and POST /api/v1/billing/portal still answer meanwhile.',
     )
-  }
-  return {
-    rateLimit,
-    principal: {
-      companyId: row.company_id,
-      keyId: row.key_id,
-      scopes: row.scopes,
-      permission: row.permission,
-      planSlug: row.plan_slug,
-      effectivePlanSlug: row.effective_plan_slug,
-      subscriptionStatus: row.subscription_status,
-      trialEndsAt: row.trial_ends_at,
-      features: row.features,
-      planLimits: row.plan_limits,
-      apiCallLimit: row.api_call_limit,
-      apiCallsUsed: row.api_calls_used,
-    },
   }
 }
 

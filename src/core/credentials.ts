@@ -1,6 +1,6 @@
 // API keys and passwords. Keys: 'ask_' + 32 random bytes (base64url); only the SHA-256 hash and a
 // short display prefix are stored. Passwords: scrypt with a per-password salt.
-import { createHash, randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto'
+import { hash, randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto'
 
 const KEY_PREFIX = 'ask_'
 
@@ -9,8 +9,9 @@ export function generateApiKey(): { key: string; hash: string; prefix: string } 
   return { key, hash: hashApiKey(key), prefix: key.slice(0, 12) }
 }
 
+/** One-shot hash (crypto.hash): this runs on every authenticated call. */
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex')
+  return hash('sha256', key, 'hex')
 }
 
 export function looksLikeApiKey(value: string): boolean {

@@ -1,14 +1,16 @@
 // The one execution pipeline. REST and MCP both reach every operation through execute(); they
 // only translate HTTP or JSON-RPC in and out. Steps, in order: authenticate (the transport's own
-// access rule included), authorise (scope, permission, plan feature), pre-check, names and
-// validation, idempotency, cost, run, output check, audit. Domain events are written by the
-// services in the same transaction as the change they describe.
+// access rule included), authorise (scope, permission, plan feature), count toward the monthly
+// quota, pre-check, names and validation, idempotency, cost, run, output check, audit. Domain
+// events are written by the services in the same transaction as the change they describe.
 import type { Feature, Principal } from './access.js'
-import { authorize } from './auth.js'
+import { authorize, countApiCall } from './auth.js'
 import type { Deps } from './deps.js'
-import { AppError } from './errors.js'
-import { acceptAliases } from './aliases.js'
+import { AppError, fromDataException } from './errors.js'
+import { acceptAliases, aliasOf } from './aliases.js'
+import { guardInput } from './input-guard.js'
 import { checkIdempotencyKey, claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey, requestHash } from './idempotency.js'
+import type { TSchema } from 'typebox'
 import type { AnyOperation, OperationContext } from './operation.js'
 import { describeErrors, parseInput, validatorFor } from './validation.js'
 
@@ -18,7 +20,7 @@ export interface ExecuteContext {
   requestId: string
   clientIp: string
   /**
-   * Resolves the caller's key (counting the call) and applies the transport's own access rule
+   * Resolves the caller's key and applies the transport's own access rule
    * (MCP needs mcpAccess). Errors thrown here are marked `accessError` so a transport can answer
    * them at its own level (JSON-RPC errors for MCP). Not called for public operations.
    */
@@ -52,6 +54,29 @@ export function isAccessError(error: unknown): boolean {
 
 export const isWrite = (op: AnyOperation) => op.annotations.readOnlyHint !== true
 
+/**
+ * The way out of a used-up quota (billing, usage, checkout, portal) is declared on its REST binding
+ * and holds on every transport: those calls are not counted, so they still answer at the limit.
+ */
+export const countsTowardQuota = (op: AnyOperation) => op.rest?.countsTowardQuota !== false
+
+// Most inputs list no camelCase name, so there is no alias to move: skip the copy and the walk.
+const aliasedNames = new WeakMap<TSchema, boolean>()
+type SchemaNode = { properties?: Record<string, SchemaNode>; items?: SchemaNode; anyOf?: SchemaNode[]; oneOf?: SchemaNode[] }
+
+function hasAliasedNames(schema: TSchema): boolean {
+  let known = aliasedNames.get(schema)
+  if (known === undefined) {
+    const walk = (node: SchemaNode): boolean =>
+      Object.entries(node.properties ?? {}).some(([name, child]) => aliasOf(name) !== null || walk(child)) ||
+      (node.items !== undefined && walk(node.items)) ||
+      [...(node.anyOf ?? []), ...(node.oneOf ?? [])].some(walk)
+    known = walk(schema as SchemaNode)
+    aliasedNames.set(schema, known)
+  }
+  return known
+}
+
 export async function execute(op: AnyOperation, ctx: ExecuteContext, raw: Record<string, unknown>): Promise<Executed> {
   const opCtx: OperationContext = { deps: ctx.deps, principal: null, requestId: ctx.requestId, clientIp: ctx.clientIp, transport: ctx.transport }
   if (op.access !== 'public') {
@@ -61,9 +86,20 @@ export async function execute(op: AnyOperation, ctx: ExecuteContext, raw: Record
       throw accessError(error)
     }
     authorize(op.access, opCtx.principal, ctx.bindingFeature)
+    // Counted only now that the call is allowed: a 401, 403 or 429 never uses up quota.
+    if (countsTowardQuota(op)) {
+      try {
+        await countApiCall(ctx.deps, opCtx.principal)
+      } catch (error) {
+        throw accessError(error)
+      }
+    }
   }
+  // Before anything reads the input: bounded depth and size, text Postgres can store.
+  guardInput(raw)
   if (op.precheck) await op.precheck(opCtx, raw)
-  const input = parseInput<Record<string, unknown>>(op.input, acceptAliases(op.input, raw), { convert: ctx.convert })
+  const named = hasAliasedNames(op.input) ? acceptAliases(op.input, raw) : raw
+  const input = parseInput<Record<string, unknown>>(op.input, named, { convert: ctx.convert })
   const status = ctx.successStatus ?? 200
 
   const principal = opCtx.principal
@@ -82,7 +118,10 @@ export async function execute(op: AnyOperation, ctx: ExecuteContext, raw: Record
     // Cost: the wallet capability charges credit here, by op.cost, before the operation runs.
     await ctx.deps.credits?.charge({ principal, operation: op, transport: ctx.transport })
     output = await op.run(opCtx, input as never)
-  } catch (error) {
+  } catch (thrown) {
+    const dataException = fromDataException(thrown)
+    if (dataException) ctx.deps.logger.warn({ err: thrown, operation: op.name, requestId: ctx.requestId }, 'database refused an input value')
+    const error = dataException ?? thrown
     if (key) await releaseIdempotencyKey(ctx.deps, principal!.companyId, key).catch(() => {})
     audit(ctx, op, principal, error instanceof AppError ? error.code : 'internal_error')
     throw error
@@ -93,9 +132,24 @@ export async function execute(op: AnyOperation, ctx: ExecuteContext, raw: Record
   return { output, status, replayed: false }
 }
 
+// Checking a result costs about as much as producing it for a list page (50 rows of date-time
+// formats). Writes are always checked; a read is checked on each of its first calls in this
+// process, then on one call in OUTPUT_SAMPLE_EVERY: a read that breaks its schema does so for most
+// data, so sampling still catches it, at a small fraction of the cost.
+const OUTPUT_CHECKED_IN_FULL = 1000
+const OUTPUT_SAMPLE_EVERY = 32
+const readCalls = new WeakMap<AnyOperation, number>()
+
+function shouldCheckOutput(op: AnyOperation): boolean {
+  if (isWrite(op)) return true
+  const calls = (readCalls.get(op) ?? 0) + 1
+  readCalls.set(op, calls)
+  return calls <= OUTPUT_CHECKED_IN_FULL || calls % OUTPUT_SAMPLE_EVERY === 0
+}
+
 /** A result that breaks its declared schema is our bug: logged loudly, still returned (the write happened). */
 function checkOutput(ctx: ExecuteContext, op: AnyOperation, output: unknown): void {
-  if (op.planned || validatorFor(op.output).Check(output)) return
+  if (op.planned || !shouldCheckOutput(op) || validatorFor(op.output).Check(output)) return
   ctx.deps.logger.error({ operation: op.name, requestId: ctx.requestId, problems: describeErrors(op.output, output) }, 'operation output does not match its schema')
 }
 

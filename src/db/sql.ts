@@ -26,19 +26,46 @@ export function createDb(appUrl: string, options: { max?: number } = {}): Db {
   return { app, close: () => app.end({ timeout: 5 }) }
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/**
+ * BEGIN and the tenant setting as one simple-protocol message (one query for the driver to build
+ * and parse, not two). The id is spliced into the text, so only a well-formed UUID is accepted.
+ */
+function openTenantTransaction(companyId: string): string {
+  if (!UUID.test(companyId)) throw new Error(`withTenant: company id ${JSON.stringify(companyId)} is not a UUID`)
+  return `begin; select set_config('app.company_id', '${companyId}', true)`
+}
+
 /**
  * Runs fn in one transaction scoped to a company: every tenant table's policy compares against
  * app.company_id, set here transaction-locally, so a forgotten WHERE clause still cannot leak rows.
+ *
+ * Two round trips for a typical read: BEGIN and the tenant setting are not awaited on their own but
+ * pipelined ahead of fn's first queries on the reserved connection, then COMMIT. (postgres.js's
+ * begin() would wait for BEGIN first.) fn gets the reserved connection as its transaction handle;
+ * it has no savepoint(), which nothing here uses.
  */
 export async function withTenant<T>(db: Db, companyId: string, fn: (tx: postgres.TransactionSql) => Promise<T>): Promise<T> {
-  const result = await db.app.begin(async (tx) => {
-    // Not awaited on its own: postgres.js pipelines it ahead of fn's first query on this
-    // connection, saving a round trip; an error still fails the transaction.
-    const scoped = tx`select set_config('app.company_id', ${companyId}, true)`.execute()
-    const [, value] = await Promise.all([scoped, fn(tx)])
-    return value
-  })
-  return result as T
+  const conn = await db.app.reserve()
+  try {
+    const opened = conn.unsafe(openTenantTransaction(companyId)).execute()
+    // Both settled before deciding: fn must be done with the connection before it is rolled back and released.
+    // (async () => ...) turns a synchronous throw into a rejection, so it is rolled back like any other.
+    const running = (async () => fn(conn as unknown as postgres.TransactionSql))()
+    const [opening, ran] = await Promise.allSettled([opened, running])
+    if (opening.status === 'rejected' || ran.status === 'rejected') {
+      await conn`rollback`.catch(() => {})
+      throw opening.status === 'rejected' ? opening.reason : (ran as PromiseRejectedResult).reason
+    }
+    const committed = await conn`commit`
+    // A query fn started but did not await may have failed: Postgres then answers COMMIT with
+    // ROLLBACK. postgres.js's begin() throws in that case too; so do we.
+    if (committed.command === 'ROLLBACK') throw new Error('withTenant: the transaction was rolled back because one of its queries failed')
+    return ran.value
+  } finally {
+    conn.release()
+  }
 }
 
 /** Postgres unique_violation, e.g. an email that is already registered. */

@@ -6,7 +6,8 @@ import { BillingResponse, CheckoutInput, CheckoutResponse, PlansResponse, Portal
 import { assertActivePlan, createCheckout, createPortal, getBilling, getUsage } from './service.js'
 import { validationError } from '../../core/errors.js'
 
-
+// Billing status, usage, checkout and portal are the way out of a used-up monthly quota (the 429
+// names them), so they are not counted toward it and still answer at the limit, on every transport.
 export const billingOperations = [
   defineOperation({
     name: 'billing.list_plans',
@@ -33,7 +34,7 @@ export const billingOperations = [
     access: { permission: 'read' },
     cost: 'free',
     annotations: READ,
-    rest: { method: 'GET', path: '/billing' },
+    rest: { method: 'GET', path: '/billing', countsTowardQuota: false },
     run: (ctx) => getBilling(ctx.deps, ctx.principal!),
   }),
   defineOperation({
@@ -46,7 +47,7 @@ export const billingOperations = [
     access: { permission: 'read' },
     cost: 'free',
     annotations: READ,
-    rest: { method: 'GET', path: '/usage' },
+    rest: { method: 'GET', path: '/usage', countsTowardQuota: false },
     run: (ctx) => getUsage(ctx.deps, ctx.principal!),
   }),
   defineOperation({
@@ -59,7 +60,7 @@ export const billingOperations = [
     access: { permission: 'admin' },
     cost: 'free',
     annotations: SEND,
-    rest: { method: 'POST', path: '/billing/checkout', status: 200 },
+    rest: { method: 'POST', path: '/billing/checkout', status: 200, countsTowardQuota: false },
     async precheck(ctx, raw) {
       // The spec's own code for an unknown plan (invalid_plan, with the list) and a clear word for free.
       await assertActivePlan(ctx.deps, raw.plan_slug, (slug) => slug !== 'free')
@@ -79,7 +80,7 @@ export const billingOperations = [
     access: { permission: 'admin' },
     cost: 'free',
     annotations: SEND,
-    rest: { method: 'POST', path: '/billing/portal', status: 200 },
+    rest: { method: 'POST', path: '/billing/portal', status: 200, countsTowardQuota: false },
     run: (ctx) => createPortal(ctx.deps, ctx.principal!),
   }),
 ]

@@ -30,6 +30,12 @@ export async function findPlan(sql: Sql, slug: string): Promise<PlanRow | null> 
   return row ?? null
 }
 
+/** A plan by slug, retired ones included: a company may still be on one. */
+export async function planBySlug(sql: Tx, slug: string): Promise<PlanRow | null> {
+  const [row] = await sql<PlanRow[]>`select ${columns(sql as Sql)} from plans where slug = ${slug}`
+  return row ?? null
+}
+
 export function priceCents(plan: PlanRow, cycle: 'monthly' | 'yearly'): number {
   return cycle === 'yearly' ? plan.price_yearly_cents : plan.price_monthly_cents
 }

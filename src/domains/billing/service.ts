@@ -5,7 +5,7 @@ import { AppError } from '../../core/errors.js'
 import { centsToDollars } from '../../core/money.js'
 import { usagePeriod } from '../../core/period.js'
 import { withTenant } from '../../db/sql.js'
-import { activePlans, findPlan, presentPlan, priceCents } from './plans.js'
+import { activePlans, findPlan, planBySlug, presentPlan, priceCents } from './plans.js'
 import { effectivePlanSlug, readSubscription } from './subscription.js'
 
 const DAY_MS = 86_400_000
@@ -55,27 +55,37 @@ export async function getBilling(deps: Deps, principal: Principal) {
 export async function getUsage(deps: Deps, principal: Principal) {
   const now = deps.clock.now()
   const period = usagePeriod(now)
-  const limits = principal.planLimits
-  const { counters, resources } = await withTenant(deps.db, principal.companyId, async (tx) => {
+  // Read here rather than taken from the principal, which may be up to a second old: the limits
+  // shown are the ones the next counted call is held to.
+  const { counters, resources, plan, apiCallLimit } = await withTenant(deps.db, principal.companyId, async (tx) => {
     // Issued together: postgres.js pipelines them on the transaction's connection.
-    const [rows, resources] = await Promise.all([
+    const [rows, resources, sub, [company]] = await Promise.all([
       tx<{ metric: string; count: number }[]>`select metric, count from usage_counters where period = ${period.key}`,
       deps.countResources(tx),
+      readSubscription(tx),
+      tx<{ api_call_limit_override: number | null }[]>`select api_call_limit_override from companies`,
     ])
-    return { counters: new Map(rows.map((r) => [r.metric, r.count])), resources }
+    const plan = await planBySlug(tx, effectivePlanSlug(sub, now))
+    if (!plan) throw new AppError('internal_error', 'Subscription names an unknown plan.')
+    return {
+      counters: new Map(rows.map((r) => [r.metric, r.count])),
+      resources,
+      plan,
+      apiCallLimit: company?.api_call_limit_override ?? plan.api_calls_per_month,
+    }
   })
   const metered = (used: number, limit: number) => ({ used, limit, remaining: Math.max(0, limit - used) })
   return {
     company_id: principal.companyId,
-    plan: principal.effectivePlanSlug,
+    plan: plan.slug,
     period: { key: period.key, start: period.start.toISOString(), end: period.end.toISOString(), timezone: period.timezone },
     usage: {
-      // The counter read here includes this very call.
-      api_calls: metered(counters.get('api_calls') ?? principal.apiCallsUsed, principal.apiCallLimit),
-      sms: metered(counters.get('sms') ?? 0, limits.sms),
-      emails: metered(counters.get('emails') ?? 0, limits.emails),
-      llm_calls: metered(counters.get('llm_calls') ?? 0, limits.llm_calls),
-      users: metered(resources.users ?? 0, limits.users),
+      // Every call counted so far this period (GET /usage itself is not counted: it is a way out of a used-up quota).
+      api_calls: metered(counters.get('api_calls') ?? 0, apiCallLimit),
+      sms: metered(counters.get('sms') ?? 0, plan.sms_per_month),
+      emails: metered(counters.get('emails') ?? 0, plan.emails_per_month),
+      llm_calls: metered(counters.get('llm_calls') ?? 0, plan.llm_calls_per_month),
+      users: metered(resources.users ?? 0, plan.max_users),
     },
     resources,
   }

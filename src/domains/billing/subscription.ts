@@ -3,6 +3,7 @@ import type postgres from 'postgres'
 import type { Deps } from '../../core/deps.js'
 import { AppError } from '../../core/errors.js'
 import { withTenant } from '../../db/sql.js'
+import { forgetCompanyKeys } from '../../core/key-cache.js'
 import type { PlanSlug } from '../../core/access.js'
 
 export interface SubscriptionRow {
@@ -27,7 +28,7 @@ export async function readSubscription(tx: postgres.TransactionSql): Promise<Sub
   return row
 }
 
-/** The plan whose features apply now: a lapsed trial or subscription falls back to free. Mirrors authenticate_api_key(). */
+/** The plan whose features apply now: a lapsed trial or subscription falls back to free. Mirrors resolve_api_key() and count_api_calls(). */
 export function effectivePlanSlug(sub: SubscriptionRow, now: Date): PlanSlug {
   if (sub.status === 'active') return sub.plan_slug
   if (sub.status === 'trialing' && sub.trial_ends_at && sub.trial_ends_at > now) return sub.plan_slug
@@ -43,7 +44,7 @@ export function addBillingPeriod(start: Date, cycle: 'monthly' | 'yearly'): Date
 
 /** Activity: at the end of a trial, mark it expired unless the company has paid. */
 export async function expireTrialIfUnpaid(deps: Deps, companyId: string): Promise<boolean> {
-  return withTenant(deps.db, companyId, async (tx) => {
+  const expired = await withTenant(deps.db, companyId, async (tx) => {
     const rows = await tx`
       update subscriptions set status = 'trial_expired', updated_at = now()
       where status = 'trialing' and trial_ends_at <= ${deps.clock.now()}
@@ -51,12 +52,14 @@ export async function expireTrialIfUnpaid(deps: Deps, companyId: string): Promis
     if (rows.length) deps.logger.info({ companyId }, 'trial ended unpaid; company falls back to free features')
     return rows.length > 0
   })
+  if (expired) forgetCompanyKeys(deps, companyId)
+  return expired
 }
 
 /** Sandbox checkout page: the operator paid, so the chosen plan becomes active. */
 export async function completeCheckout(deps: Deps, sessionId: string): Promise<{ companyId: string; planSlug: string }> {
   const companyId = await sessionCompany(deps, sessionId)
-  return withTenant(deps.db, companyId, async (tx) => {
+  const result = await withTenant(deps.db, companyId, async (tx) => {
     const now = deps.clock.now()
     const [session] = await tx<{ plan_slug: PlanSlug; billing_cycle: 'monthly' | 'yearly'; status: string; expires_at: Date }[]>`
       select plan_slug, billing_cycle, status, expires_at from checkout_sessions
@@ -78,6 +81,9 @@ export async function completeCheckout(deps: Deps, sessionId: string): Promise<{
     deps.logger.info({ companyId, plan: session.plan_slug }, 'checkout completed')
     return { companyId, planSlug: session.plan_slug }
   })
+  // The new plan applies on this instance from the next call (elsewhere within a second).
+  forgetCompanyKeys(deps, result.companyId)
+  return result
 }
 
 /** Sandbox portal page: cancel at once; the company keeps free features. */
@@ -86,6 +92,7 @@ export async function cancelSubscription(deps: Deps, portalSessionId: string): P
   await withTenant(deps.db, companyId, async (tx) => {
     await tx`update subscriptions set status = 'canceled', updated_at = now() where status in ('active', 'past_due', 'trialing')`
   })
+  forgetCompanyKeys(deps, companyId)
 }
 
 export async function sessionCompany(deps: Deps, sessionId: string): Promise<string> {

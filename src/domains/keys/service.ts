@@ -6,6 +6,7 @@ import type { Permission, Principal, Scope } from '../../core/access.js'
 import { AppError, notFound } from '../../core/errors.js'
 import { generateApiKey } from '../../core/credentials.js'
 import { withTenant } from '../../db/sql.js'
+import { forgetCompanyKeys } from '../../core/key-cache.js'
 
 interface KeyRow {
   id: string
@@ -58,5 +59,7 @@ export async function revokeKey(deps: Deps, principal: Principal, id: string) {
     return revoked
   })
   if (!row) throw notFound('API key')
+  // This instance refuses the key from the next call; other instances within a second (key-cache.ts).
+  forgetCompanyKeys(deps, principal.companyId)
   return { key: present(row) }
 }

@@ -4,8 +4,17 @@ import type { Deps } from '../../core/deps.js'
 import { rateLimited, validationError } from '../../core/errors.js'
 import { assertActivePlan } from '../billing/service.js'
 import { isValidAbn } from './abn.js'
+import { normaliseAuPhone } from '../../core/phone.js'
 import { OnboardInput, OnboardResponse } from './schema.js'
 import { onboard } from './service.js'
+
+const INVALID = Symbol('invalid phone')
+
+/** Like a lead's phone: blank means none, anything else must be an Australian number, kept as E.164. */
+function optionalPhone(phone: string | undefined): string | undefined | typeof INVALID {
+  if (phone === undefined || !phone.trim()) return undefined
+  return normaliseAuPhone(phone)?.e164 ?? INVALID
+}
 
 // One limiter per running app (tests build several apps with different limits).
 const limiters = new WeakMap<Deps, RateLimiterMemory>()
@@ -43,10 +52,15 @@ export const onboardingOperations = [
       await assertActivePlan(ctx.deps, raw.plan)
     },
     run(ctx, input) {
+      // Checked before anything is created or charged; every problem is listed at once.
+      const problems: string[] = []
       if (input.abn !== undefined && !isValidAbn(input.abn)) {
-        throw validationError(['abn: is not a valid Australian Business Number (11 digits with a valid checksum)'])
+        problems.push('abn: is not a valid Australian Business Number (11 digits with a valid checksum)')
       }
-      return onboard(ctx.deps, input)
+      const phone = optionalPhone(input.phone)
+      if (phone === INVALID) problems.push(`phone: '${input.phone}' is not a valid Australian phone number`)
+      if (problems.length) throw validationError(problems)
+      return onboard(ctx.deps, { ...input, phone: phone === INVALID ? undefined : phone })
     },
   }),
 ]

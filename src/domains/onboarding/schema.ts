@@ -10,7 +10,7 @@ export const OnboardInput = Type.Object(
     plan: StringEnum(PLAN_SLUGS, { description: 'Plan slug' }),
     contact_name: Type.Optional(Type.String({ maxLength: 200 })),
     trade_type: Type.Optional(Type.String({ maxLength: 100, description: 'Free text, e.g. plumber, electrician' })),
-    phone: Type.Optional(Type.String({ maxLength: 30 })),
+    phone: Type.Optional(Type.String({ maxLength: 30, description: 'Australian phone number, e.g. 0412 345 678 or +61 2 9876 5432; stored as E.164' })),
     abn: Type.Optional(Type.String({ maxLength: 20, description: 'Australian Business Number (11 digits, checksum verified)' })),
     password: Type.Optional(Type.String({ minLength: 8, maxLength: 200, description: 'Generated when omitted' })),
     referral_code: Type.Optional(Type.String({ maxLength: 100 })),

@@ -4,12 +4,12 @@ import type { Deps } from '../../core/deps.js'
 import type { Principal } from '../../core/access.js'
 import type { Registry } from '../../core/registry.js'
 import { AppError } from '../../core/errors.js'
-import { authorize } from '../../core/auth.js'
+import { authorize, countApiCall } from '../../core/auth.js'
 import { execute, isAccessError } from '../../core/execute.js'
 import { listTools, findTool, encodeCursor, decodeCursor, type CatalogueView } from './catalogue.js'
 import { describeResource } from './resources.js'
 import {
-  DEFAULT_PROTOCOL_VERSION, RPC, RpcError, SERVER_INFO, SUPPORTED_PROTOCOL_VERSIONS, UNAUTHENTICATED_METHODS, negotiateVersion, rpcErrorFromApp,
+  LIMITS, PROTOCOL_VERSIONS, RPC, RpcError, SERVER_INFO, UNAUTHENTICATED_METHODS, negotiateVersion, rpcErrorFromApp,
   type JsonRpcId, type JsonRpcRequest, type JsonRpcResponse,
 } from './protocol.js'
 
@@ -23,13 +23,19 @@ export interface McpCallContext {
   authenticate(): Promise<Principal>
 }
 
+/** The method and its target (tool name, resource URI, else the method again), as the client sent them. */
+export interface Route {
+  method: string
+  name: string
+}
+
 export interface Handled {
   response: JsonRpcResponse | null
   /** HTTP status a lone request should get (401/403/429 for auth failures). */
   httpStatus: number
   headers: Record<string, string>
-  method: string
-  name: string
+  /** Null when the message was not a well-formed JSON-RPC request. */
+  route: Route | null
 }
 
 const CAPABILITIES = { tools: { listChanged: false }, resources: { listChanged: false, subscribe: false } }
@@ -49,34 +55,44 @@ export function requestName(msg: JsonRpcRequest): string {
   return msg.method
 }
 
+/** The id of a message, when it has a valid one; null otherwise (JSON-RPC's rule for unreadable requests). */
+export function messageId(msg: unknown): JsonRpcId {
+  const id = (msg as { id?: unknown } | null)?.id
+  return typeof id === 'string' || typeof id === 'number' ? id : null
+}
+
 export async function handleMessage(ctx: McpCallContext, msg: unknown): Promise<Handled> {
   if (!isRequest(msg)) {
-    const id = (msg as { id?: JsonRpcId })?.id ?? null
-    return errorReply(id, new RpcError(RPC.INVALID_REQUEST, 'Invalid JSON-RPC 2.0 request: need jsonrpc "2.0", a string method, and an optional id and params object.'), 'invalid', '')
+    return errorReply(messageId(msg), new RpcError(RPC.INVALID_REQUEST, 'Invalid JSON-RPC 2.0 request: need jsonrpc "2.0", a string method, and an optional id and params object.'), null)
   }
-  const method = msg.method
-  const name = requestName(msg)
+  const route = { method: msg.method, name: requestName(msg) }
   const isNotification = msg.id === undefined
   try {
     const result = await dispatch(ctx, msg)
-    if (isNotification) return { response: null, httpStatus: 204, headers: {}, method, name }
-    return { response: { jsonrpc: '2.0', id: msg.id ?? null, result }, httpStatus: 200, headers: {}, method, name }
+    if (isNotification) return { response: null, httpStatus: 204, headers: {}, route }
+    return { response: { jsonrpc: '2.0', id: msg.id ?? null, result }, httpStatus: 200, headers: {}, route }
   } catch (error) {
-    if (isNotification) return { response: null, httpStatus: 204, headers: {}, method, name }
+    if (isNotification) return { response: null, httpStatus: 204, headers: {}, route }
     const rpc = error instanceof RpcError ? error
       : error instanceof AppError ? rpcErrorFromApp(error)
       : internal(ctx, error)
-    return errorReply(msg.id ?? null, rpc, method, name)
+    return errorReply(msg.id ?? null, rpc, route)
   }
 }
 
-function errorReply(id: JsonRpcId, error: RpcError, method: string, name: string): Handled {
+/** A request answered with an error without running it (a batch past its response limit). */
+export function refusedReply(msg: unknown, error: RpcError): Handled {
+  const route = isRequest(msg) ? { method: msg.method, name: requestName(msg) } : null
+  if (isRequest(msg) && msg.id === undefined) return { response: null, httpStatus: 204, headers: {}, route }
+  return errorReply(messageId(msg), error, route)
+}
+
+function errorReply(id: JsonRpcId, error: RpcError, route: Route | null): Handled {
   return {
     response: { jsonrpc: '2.0', id, error: { code: error.code, message: error.message, ...(error.data !== undefined ? { data: error.data } : {}) } },
     httpStatus: error.httpStatus,
     headers: error.headers,
-    method,
-    name,
+    route,
   }
 }
 
@@ -85,11 +101,15 @@ function internal(ctx: McpCallContext, error: unknown): RpcError {
   return new RpcError(RPC.INTERNAL_ERROR, 'Internal error. Retry, or contact support with the X-Request-Id header value.', { error: 'internal_error' }, 500)
 }
 
-/** A key, and the plan's mcpAccess flag (the transport's own access rule). */
-async function requireMcpPrincipal(ctx: McpCallContext): Promise<Principal> {
-  const principal = await ctx.authenticate()
+/** The transport's own access rule: the plan's mcpAccess flag. Throws forbidden. */
+export function requireMcpAccess(principal: Principal): Principal {
   authorize({ permission: 'read' }, principal, 'mcpAccess')
   return principal
+}
+
+/** A key, and the plan's mcpAccess flag. */
+async function requireMcpPrincipal(ctx: McpCallContext): Promise<Principal> {
+  return requireMcpAccess(await ctx.authenticate())
 }
 
 async function dispatch(ctx: McpCallContext, msg: JsonRpcRequest): Promise<unknown> {
@@ -101,12 +121,12 @@ async function dispatch(ctx: McpCallContext, msg: JsonRpcRequest): Promise<unkno
       return {}
     case 'server/discover':
       return {
-        supportedVersions: SUPPORTED_PROTOCOL_VERSIONS,
-        protocolVersion: DEFAULT_PROTOCOL_VERSION,
+        ...PROTOCOL_VERSIONS,
         capabilities: CAPABILITIES,
         serverInfo: SERVER_INFO,
         instructions: INSTRUCTIONS,
         authentication: { scheme: 'bearer', unauthenticatedMethods: UNAUTHENTICATED_METHODS },
+        limits: LIMITS,
       }
     case 'tools/list':
       return listTools(ctx.registry, ctx.view, params.cursor)
@@ -135,6 +155,8 @@ async function readResource(ctx: McpCallContext, params: Record<string, unknown>
   const principal = await requireMcpPrincipal(ctx)
   // A missing scope is an AppError: handleMessage answers it as a JSON-RPC error, like a missing key.
   if (resource.scope) authorize({ scope: resource.scope, permission: 'read' }, principal)
+  // Counted once allowed, like a tool call (execute() does the same); a used-up quota is a JSON-RPC error here.
+  await countApiCall(ctx.deps, principal)
   if (!resource.read) {
     throw new RpcError(RPC.RESOURCE_NOT_AVAILABLE, `${resource.uri} is part of the "${resource.capability}" capability, not available in this deployment yet.`, {
       error: 'not_implemented', message: `${resource.uri} is not available yet.`, capability: resource.capability,
