@@ -20,6 +20,7 @@ export const HOSTILE_VALUES: unknown[] = [
   'emoji 😀 and CR\r\nLF',
   'x'.repeat(20_000),
   '+275760-09-13T00:00:00Z',
+  '0000-01-01T00:00:00Z',
   '1e308',
   '%00',
   "' or 1=1 --",
