@@ -5,7 +5,7 @@
 // tried again and the rest refused, so the counter never passes the limit and no call is refused
 // while there is room for it. Idle, this is one statement per call, as before; under load the
 // statements, round trips and row-lock waits per call fall as the batches grow.
-import type { Deps } from './deps.js'
+import { onePerApp, type Deps } from './deps.js'
 import { usagePeriod, type UsagePeriod } from './period.js'
 
 export type CallOutcome =
@@ -88,14 +88,4 @@ export class ApiCallCounter {
   }
 }
 
-// One counter per running app: tests run several apps (instances) in one process.
-const counters = new WeakMap<object, ApiCallCounter>()
-
-export function apiCallCounterOf(deps: Pick<Deps, 'db' | 'clock'>): ApiCallCounter {
-  let counter = counters.get(deps)
-  if (!counter) {
-    counter = new ApiCallCounter(deps)
-    counters.set(deps, counter)
-  }
-  return counter
-}
+export const apiCallCounterOf = onePerApp((deps: Pick<Deps, 'db' | 'clock'>) => new ApiCallCounter(deps))

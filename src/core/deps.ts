@@ -39,3 +39,20 @@ export interface Deps {
   /** Unset until the wallet capability lands: calls cost nothing. */
   credits?: CreditMeter
 }
+
+/**
+ * State kept per running app (a cache, a limiter, a batching queue), made on first use. Tests run
+ * several apps (instances) in one process, and each must behave like a separate instance, so the
+ * state hangs off that app's deps rather than the module.
+ */
+export function onePerApp<D extends object, T>(create: (deps: D) => T): (deps: D) => T {
+  const made = new WeakMap<D, T>()
+  return (deps) => {
+    let value = made.get(deps)
+    if (value === undefined) {
+      value = create(deps)
+      made.set(deps, value)
+    }
+    return value
+  }
+}

@@ -3,7 +3,7 @@
 // A second is the bound on staleness across instances: a key revoked or a plan changed elsewhere
 // takes effect here within it. Changes made by this instance are forgotten at once (forgetCompany).
 // The monthly quota is not cached: every counted call is counted in Postgres (see auth.ts).
-import type { Deps } from './deps.js'
+import { onePerApp, type Deps } from './deps.js'
 import type { FeatureFlags, Permission, PlanSlug, Principal, Scope } from './access.js'
 
 /** How long a lookup may be reused, measured from when it was sent (so its answer is at least this fresh). */
@@ -137,20 +137,9 @@ export class KeyCache {
   }
 }
 
-// One cache per running app: tests run several apps (instances) in one process, and each must
-// behave like a separate instance.
-const caches = new WeakMap<object, KeyCache>()
-
-export function keyCacheOf(deps: Pick<Deps, 'db' | 'clock'>): KeyCache {
-  let cache = caches.get(deps)
-  if (!cache) {
-    cache = new KeyCache(deps)
-    caches.set(deps, cache)
-  }
-  return cache
-}
+export const keyCacheOf = onePerApp((deps: Pick<Deps, 'db' | 'clock'>) => new KeyCache(deps))
 
 /** Call after changing a company's keys or subscription, so this instance applies it at once. */
 export function forgetCompanyKeys(deps: Pick<Deps, 'db' | 'clock'>, companyId: string): void {
-  caches.get(deps)?.forgetCompany(companyId)
+  keyCacheOf(deps).forgetCompany(companyId)
 }
