@@ -5,7 +5,7 @@ import type { Deps } from '../../core/deps.js'
 import type { Principal } from '../../core/access.js'
 import { notFound, validationError } from '../../core/errors.js'
 import { recordEvent } from '../../core/events.js'
-import { normaliseAuPhone } from '../../core/phone.js'
+import { readOptionalAuPhone } from '../../core/phone.js'
 import { withTenant } from '../../db/sql.js'
 import { pageEnvelope, pageFrom } from '../../core/paging.js'
 import { withTenantThenStart } from '../../temporal/outbox.js'
@@ -13,16 +13,16 @@ import { instantResponseStart } from '../automations/instant-response.js'
 import { findLead, insertLead, listLeadRows, presentLead, updateLeadRow, type LeadChanges } from './queries.js'
 import type { CreateLeadInput, ListLeadsInput, UpdateLeadInput } from './schema.js'
 
-function phoneOrThrow(phone: string): string {
-  const parsed = normaliseAuPhone(phone)
-  if (!parsed) throw validationError([`phone: '${phone}' is not a valid Australian phone number`])
-  return parsed.e164
+function phoneOrThrow(phone: string | null | undefined): string | null {
+  const read = readOptionalAuPhone(phone)
+  if ('problem' in read) throw validationError([read.problem])
+  return read.e164
 }
 
 const blankToNull = (v: string | null | undefined) => (v === undefined || v === null || v.trim() === '' ? null : v.trim())
 
 export async function createLead(deps: Deps, principal: Principal, input: Static<typeof CreateLeadInput>, defaultSource: string | null) {
-  const phone = input.phone && input.phone.trim() ? phoneOrThrow(input.phone) : null
+  const phone = phoneOrThrow(input.phone)
   const now = deps.clock.now()
   // The instant-response workflow is queued with the lead and starts once it commits.
   const row = await withTenantThenStart(deps, principal.companyId, async (tx, start) => {
@@ -48,7 +48,7 @@ export async function updateLead(deps: Deps, principal: Principal, input: Static
   const { lead_id: id, ...fields } = input
   const changes: LeadChanges = {}
   if (fields.name !== undefined) changes.name = fields.name.trim()
-  if (fields.phone !== undefined) changes.phone = fields.phone === null || !fields.phone.trim() ? null : phoneOrThrow(fields.phone)
+  if (fields.phone !== undefined) changes.phone = phoneOrThrow(fields.phone)
   if (fields.email !== undefined) changes.email = blankToNull(fields.email)
   if (fields.serviceType !== undefined) changes.service_type = blankToNull(fields.serviceType)
   for (const key of ['message', 'address', 'suburb', 'source'] as const) {

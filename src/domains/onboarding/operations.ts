@@ -1,32 +1,19 @@
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible'
 import { defineOperation, type OperationContext } from '../../core/operation.js'
-import type { Deps } from '../../core/deps.js'
+import { onePerApp, type Deps } from '../../core/deps.js'
 import { rateLimited, validationError } from '../../core/errors.js'
 import { assertActivePlan } from '../billing/service.js'
 import { isValidAbn } from './abn.js'
-import { normaliseAuPhone } from '../../core/phone.js'
+import { readOptionalAuPhone } from '../../core/phone.js'
 import { OnboardInput, OnboardResponse } from './schema.js'
 import { onboard } from './service.js'
 
-const INVALID = Symbol('invalid phone')
-
-/** Like a lead's phone: blank means none, anything else must be an Australian number, kept as E.164. */
-function optionalPhone(phone: string | undefined): string | undefined | typeof INVALID {
-  if (phone === undefined || !phone.trim()) return undefined
-  return normaliseAuPhone(phone)?.e164 ?? INVALID
-}
-
 // One limiter per running app (tests build several apps with different limits).
-const limiters = new WeakMap<Deps, RateLimiterMemory>()
+const limiterOf = onePerApp((deps: Deps) => new RateLimiterMemory({ points: deps.config.ONBOARD_LIMIT_PER_HOUR, duration: 3600 }))
 
 async function limitByAddress(ctx: OperationContext): Promise<void> {
-  let limiter = limiters.get(ctx.deps)
-  if (!limiter) {
-    limiter = new RateLimiterMemory({ points: ctx.deps.config.ONBOARD_LIMIT_PER_HOUR, duration: 3600 })
-    limiters.set(ctx.deps, limiter)
-  }
   try {
-    await limiter.consume(ctx.clientIp)
+    await limiterOf(ctx.deps).consume(ctx.clientIp)
   } catch (error) {
     if (!(error instanceof RateLimiterRes)) throw error
     const retry = Math.max(1, Math.ceil(error.msBeforeNext / 1000))
@@ -57,10 +44,11 @@ export const onboardingOperations = [
       if (input.abn !== undefined && !isValidAbn(input.abn)) {
         problems.push('abn: is not a valid Australian Business Number (11 digits with a valid checksum)')
       }
-      const phone = optionalPhone(input.phone)
-      if (phone === INVALID) problems.push(`phone: '${input.phone}' is not a valid Australian phone number`)
+      // The same rule as a lead's phone.
+      const phone = readOptionalAuPhone(input.phone)
+      if ('problem' in phone) problems.push(phone.problem)
       if (problems.length) throw validationError(problems)
-      return onboard(ctx.deps, { ...input, phone: phone === INVALID ? undefined : phone })
+      return onboard(ctx.deps, { ...input, phone: 'e164' in phone ? phone.e164 ?? undefined : undefined })
     },
   }),
 ]
