@@ -40,8 +40,28 @@ function rename(node: SchemaNode, value: unknown, path: string, problems: string
   }
 }
 
-/** Returns a copy of raw with alias spellings moved to the listed names (throws on a clash). */
+// Most inputs list no camelCase name, so there is no alias to move: skip the copy and the walk.
+const aliasedNames = new WeakMap<TSchema, boolean>()
+
+function hasAliasedNames(schema: TSchema): boolean {
+  let known = aliasedNames.get(schema)
+  if (known === undefined) {
+    const walk = (node: SchemaNode): boolean =>
+      Object.entries(node.properties ?? {}).some(([name, child]) => aliasOf(name) !== null || walk(child)) ||
+      (node.items !== undefined && walk(node.items)) ||
+      [...(node.anyOf ?? []), ...(node.oneOf ?? [])].some(walk)
+    known = walk(schema as SchemaNode)
+    aliasedNames.set(schema, known)
+  }
+  return known
+}
+
+/**
+ * Returns raw with alias spellings moved to the listed names (throws on a clash): a copy when the
+ * schema lists any camelCase name, raw itself when it lists none (nothing could move).
+ */
 export function acceptAliases(schema: TSchema, raw: Record<string, unknown>): Record<string, unknown> {
+  if (!hasAliasedNames(schema)) return raw
   const copy = structuredClone(raw)
   const problems: string[] = []
   rename(schema as SchemaNode, copy, '', problems)

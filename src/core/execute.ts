@@ -7,10 +7,9 @@ import type { Feature, Principal } from './access.js'
 import { authorize, countApiCall } from './auth.js'
 import type { Deps } from './deps.js'
 import { AppError, fromDataException } from './errors.js'
-import { acceptAliases, aliasOf } from './aliases.js'
+import { acceptAliases } from './aliases.js'
 import { guardInput } from './input-guard.js'
 import { checkIdempotencyKey, claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey, requestHash } from './idempotency.js'
-import type { TSchema } from 'typebox'
 import type { AnyOperation, OperationContext } from './operation.js'
 import { describeErrors, parseInput, validatorFor } from './validation.js'
 
@@ -60,23 +59,6 @@ export const isWrite = (op: AnyOperation) => op.annotations.readOnlyHint !== tru
  */
 export const countsTowardQuota = (op: AnyOperation) => op.rest?.countsTowardQuota !== false
 
-// Most inputs list no camelCase name, so there is no alias to move: skip the copy and the walk.
-const aliasedNames = new WeakMap<TSchema, boolean>()
-type SchemaNode = { properties?: Record<string, SchemaNode>; items?: SchemaNode; anyOf?: SchemaNode[]; oneOf?: SchemaNode[] }
-
-function hasAliasedNames(schema: TSchema): boolean {
-  let known = aliasedNames.get(schema)
-  if (known === undefined) {
-    const walk = (node: SchemaNode): boolean =>
-      Object.entries(node.properties ?? {}).some(([name, child]) => aliasOf(name) !== null || walk(child)) ||
-      (node.items !== undefined && walk(node.items)) ||
-      [...(node.anyOf ?? []), ...(node.oneOf ?? [])].some(walk)
-    known = walk(schema as SchemaNode)
-    aliasedNames.set(schema, known)
-  }
-  return known
-}
-
 export async function execute(op: AnyOperation, ctx: ExecuteContext, raw: Record<string, unknown>): Promise<Executed> {
   const opCtx: OperationContext = { deps: ctx.deps, principal: null, requestId: ctx.requestId, clientIp: ctx.clientIp, transport: ctx.transport }
   if (op.access !== 'public') {
@@ -98,8 +80,7 @@ export async function execute(op: AnyOperation, ctx: ExecuteContext, raw: Record
   // Before anything reads the input: bounded depth and size, text Postgres can store.
   guardInput(raw)
   if (op.precheck) await op.precheck(opCtx, raw)
-  const named = hasAliasedNames(op.input) ? acceptAliases(op.input, raw) : raw
-  const input = parseInput<Record<string, unknown>>(op.input, named, { convert: ctx.convert })
+  const input = parseInput<Record<string, unknown>>(op.input, acceptAliases(op.input, raw), { convert: ctx.convert })
   const status = ctx.successStatus ?? 200
 
   const principal = opCtx.principal
