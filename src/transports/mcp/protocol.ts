@@ -1,6 +1,7 @@
 // JSON-RPC 2.0 and MCP constants for the server. The one source of the protocol versions and the
 // request limits: the handler, GET /api/v1/mcp and the discovery documents all read them here.
 import { AppError } from '../../core/errors.js'
+import { INPUT_LIMITS } from '../../core/input-guard.js'
 
 export const SERVER_INFO = { name: 'tradie-ops', title: 'Trade Business Management Service', version: '2.3.0' }
 /** Oldest first. The MCP revisions this server speaks. */
@@ -12,8 +13,8 @@ export const DEFAULT_PROTOCOL_VERSION = '2024-11-05'
 /** Methods answered without a key (the spec's four, plus the legacy initialize handshake). */
 export const UNAUTHENTICATED_METHODS = ['server/discover', 'tools/list', 'resources/list', 'ping', 'initialize']
 
-/** Largest POST body (a request or a batch), in bytes. */
-export const MAX_REQUEST_BODY_BYTES = 1024 * 1024
+/** Largest POST body (a request or a batch), in bytes: the same limit as every REST body. */
+export const MAX_REQUEST_BODY_BYTES = INPUT_LIMITS.maxBodyBytes
 /**
  * Most items in one JSON-RPC batch, checked before any item runs. Items run one after another (a
  * later call may use an earlier one's result), so 20 writes stay within a couple of seconds, far
