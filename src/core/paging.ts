@@ -107,6 +107,28 @@ export function limitOffset(sql: Sql, page: Page) {
 }
 
 /**
+ * One list page, newest first by (created_at, id), and the rows matching the filters counted as
+ * cappedCount does, issued together. `select` is the page's `select ... from ...` (joins
+ * included); `from` is the `from <table> <alias>` the filters read, without the joins the page
+ * needs only for its columns. The order and the keyset condition are written here once, for every
+ * list, so they always agree with each other and with the (..., created_at DESC, id DESC) indexes.
+ */
+export async function listPage<R extends postgres.Row>(
+  sql: Sql,
+  page: Page,
+  query: { select: Condition; from: Condition; alias?: string; matching: (Condition | Absent)[] },
+): Promise<{ rows: R[]; total: number }> {
+  const column = (name: string) => (query.alias ? sql`${sql(query.alias)}.${sql(name)}` : sql`${sql(name)}`)
+  const [rows, total] = await Promise.all([
+    sql<R[]>`
+      ${query.select} ${whereAll(sql, [...query.matching, keysetCondition(sql, page, query.alias)])}
+      order by ${column('created_at')} desc, ${column('id')} desc ${limitOffset(sql, page)}`,
+    cappedCount(sql, sql`${query.from} ${whereAll(sql, query.matching)}`),
+  ])
+  return { rows, total }
+}
+
+/**
  * Counts the rows of `from` (a `from ... where ...` fragment) up to COUNT_CAP + 1, so the cost is
  * bounded however many rows match; pageEnvelope reports anything above COUNT_CAP as capped.
  */

@@ -1,7 +1,7 @@
 // Client SQL: leads with jobs, with their job, quote and revenue figures. Takes the tenant
 // transaction from withTenant(); RLS scopes the rows.
 import type postgres from 'postgres'
-import { cappedCount, containsPattern, keysetCondition, limitOffset, whereAll, type Page } from '../../core/paging.js'
+import { containsPattern, listPage, type Page } from '../../core/paging.js'
 
 export interface ClientRow {
   id: string
@@ -44,16 +44,16 @@ export async function listClientRows(tx: postgres.TransactionSql, filter: Client
     tx`exists (select 1 from jobs j where j.lead_id = l.id ${completedOnly})`,
     filter.search && contains(tx, filter.search),
   ]
-  const [rows, total] = await Promise.all([
-    tx<ClientRow[]>`
+  return listPage<ClientRow>(tx, page, {
+    select: tx`
       select l.id, l.name, l.email, l.phone, l.address, l.suburb, l.created_at,
         (select count(*)::int from jobs j where j.lead_id = l.id) as job_count,
         (select count(*)::int from jobs j where j.lead_id = l.id and j.status = 'Completed') as completed_job_count,
         (select count(*)::int from quotes q where q.lead_id = l.id) as quote_count,
         (select coalesce(sum(j.amount_cents), 0) from jobs j where j.lead_id = l.id and j.status = 'Completed') as revenue_cents
-      from leads l ${whereAll(tx, [...matching, keysetCondition(tx, page, 'l')])}
-      order by l.created_at desc, l.id desc ${limitOffset(tx, page)}`,
-    cappedCount(tx, tx`from leads l ${whereAll(tx, matching)}`),
-  ])
-  return { rows, total }
+      from leads l`,
+    from: tx`from leads l`,
+    alias: 'l',
+    matching,
+  })
 }

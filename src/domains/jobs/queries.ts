@@ -1,7 +1,7 @@
 // Job SQL, with the lead and quote a job links to.
 import type postgres from 'postgres'
 import { centsToDollars } from '../../core/money.js'
-import { cappedCount, keysetCondition, limitOffset, timestampFilter, whereAll, type Page } from '../../core/paging.js'
+import { listPage, timestampFilter, type Page } from '../../core/paging.js'
 import type { JobStatus } from './schema.js'
 
 export interface JobRow {
@@ -90,11 +90,5 @@ export async function listJobRows(tx: postgres.TransactionSql, f: JobFilter, pag
     scheduledFrom && tx`j.scheduled_date >= ${scheduledFrom}`,
     scheduledTo && tx`j.scheduled_date < ${scheduledTo}`,
   ]
-  const [rows, total] = await Promise.all([
-    tx<JobRow[]>`
-      select ${columns(tx)} ${from(tx)} ${whereAll(tx, [...matching, keysetCondition(tx, page, 'j')])}
-      order by j.created_at desc, j.id desc ${limitOffset(tx, page)}`,
-    cappedCount(tx, tx`from jobs j ${whereAll(tx, matching)}`),
-  ])
-  return { rows, total }
+  return listPage<JobRow>(tx, page, { select: tx`select ${columns(tx)} ${from(tx)}`, from: tx`from jobs j`, alias: 'j', matching })
 }

@@ -1,7 +1,7 @@
 // Lead SQL. Every function takes the tenant transaction from withTenant(); RLS scopes the rows.
 import type postgres from 'postgres'
 import type { LeadPriority, LeadStatus } from './schema.js'
-import { cappedCount, keysetCondition, limitOffset, whereAll, type Page } from '../../core/paging.js'
+import { listPage, type Page } from '../../core/paging.js'
 
 export interface LeadRow {
   id: string
@@ -94,11 +94,5 @@ export async function listLeadRows(tx: postgres.TransactionSql, filter: LeadFilt
     filter.status && tx`status = ${filter.status}`,
     filter.priority && tx`priority = ${filter.priority}`,
   ]
-  const [rows, total] = await Promise.all([
-    tx<LeadRow[]>`
-      select ${columns(tx)} from leads ${whereAll(tx, [...matching, keysetCondition(tx, page)])}
-      order by created_at desc, id desc ${limitOffset(tx, page)}`,
-    cappedCount(tx, tx`from leads ${whereAll(tx, matching)}`),
-  ])
-  return { rows, total }
+  return listPage<LeadRow>(tx, page, { select: tx`select ${columns(tx)} from leads`, from: tx`from leads`, matching })
 }

@@ -3,7 +3,7 @@
 // Expired when someone tries to act on it.
 import type postgres from 'postgres'
 import { centsToDollars } from '../../core/money.js'
-import { cappedCount, keysetCondition, limitOffset, whereAll, type Page } from '../../core/paging.js'
+import { listPage, type Page } from '../../core/paging.js'
 import type { QuoteStatus } from './schema.js'
 
 export interface QuoteRow {
@@ -127,14 +127,12 @@ export async function listQuoteRows(tx: postgres.TransactionSql, filter: QuoteFi
     filter.status && effectiveStatusIs(tx, filter.status, today),
     filter.leadId && tx`q.lead_id = ${filter.leadId}`,
   ]
-  const [rows, total] = await Promise.all([
-    tx<QuoteRow[]>`
-      select ${columns(tx, today)} from quotes q join leads l on l.id = q.lead_id
-      ${whereAll(tx, [...matching, keysetCondition(tx, page, 'q')])}
-      order by q.created_at desc, q.id desc ${limitOffset(tx, page)}`,
-    cappedCount(tx, tx`from quotes q ${whereAll(tx, matching)}`),
-  ])
-  return { rows, total }
+  return listPage<QuoteRow>(tx, page, {
+    select: tx`select ${columns(tx, today)} from quotes q join leads l on l.id = q.lead_id`,
+    from: tx`from quotes q`,
+    alias: 'q',
+    matching,
+  })
 }
 
 /** Gapless per company: the counter row is locked until this transaction ends. */

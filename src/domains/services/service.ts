@@ -5,7 +5,7 @@ import type { Deps } from '../../core/deps.js'
 import type { Principal } from '../../core/access.js'
 import { notFound, validationError } from '../../core/errors.js'
 import { centsToDollars, parseDollars } from '../../core/money.js'
-import { cappedCount, containsPattern, keysetCondition, limitOffset, pageEnvelope, pageFrom, whereAll } from '../../core/paging.js'
+import { containsPattern, listPage, pageEnvelope, pageFrom } from '../../core/paging.js'
 import { withTenant } from '../../db/sql.js'
 import type { CreateServiceInput, ListServicesInput, UpdateServiceInput } from './schema.js'
 
@@ -53,13 +53,7 @@ export async function listServices(deps: Deps, principal: Principal, input: Stat
       input.category !== undefined && tx`category = ${input.category}`,
       search && tx`(name ilike ${search} or description ilike ${search})`,
     ]
-    const [rows, total] = await Promise.all([
-      tx<ServiceRow[]>`
-        select ${columns(tx)} from services ${whereAll(tx, [...matching, keysetCondition(tx, page)])}
-        order by created_at desc, id desc ${limitOffset(tx, page)}`,
-      cappedCount(tx, tx`from services ${whereAll(tx, matching)}`),
-    ])
-    return { rows, total }
+    return listPage<ServiceRow>(tx, page, { select: tx`select ${columns(tx)} from services`, from: tx`from services`, matching })
   })
   const services = rows.map(presentService)
   return { services, ...pageEnvelope(services, total, page) }
