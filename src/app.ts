@@ -14,6 +14,8 @@ import { buildDocs } from './transports/docs.js'
 import { buildAgentCard, buildMcpServerCard } from './transports/wellknown.js'
 import { sandboxPaymentPages } from './transports/pages/sandbox-payments.js'
 import { quotePages } from './transports/pages/quote-page.js'
+import { invoicePages } from './transports/pages/invoice-pages.js'
+import { paymentWebhookRouter } from './transports/payment-webhooks.js'
 import { mcpRouter } from './transports/mcp/http.js'
 import { mcpSseRouter, type LocalSseSessions } from './transports/mcp/sse.js'
 import { bodyError } from './transports/http-errors.js'
@@ -80,7 +82,8 @@ export function createApp(deps: Deps, registry: Registry, options: AppOptions): 
   })
 
   // MCP reads its own raw body: a parse error there is JSON-RPC -32700, not a REST validation_error.
-  for (const router of [mcpRouter(deps, registry, limiter), mcpSseRouter(deps, registry, limiter, options.sse.sessions, options.sse.bus)]) {
+  // So does the processor webhook: its signature covers the raw bytes.
+  for (const router of [mcpRouter(deps, registry, limiter), mcpSseRouter(deps, registry, limiter, options.sse.sessions, options.sse.bus), paymentWebhookRouter(deps)]) {
     app.use(router.routes())
     app.use(router.allowedMethods({ throw: true }))
   }
@@ -122,7 +125,7 @@ export function createApp(deps: Deps, registry: Registry, options: AppOptions): 
   system.get('/.well-known/mcp-server.json', (ctx) => (ctx.body = mcpServerCard))
 
   const rest = restRouter(registry, deps, limiter)
-  for (const router of [system, rest, sandboxPaymentPages(deps), quotePages(deps)]) {
+  for (const router of [system, rest, sandboxPaymentPages(deps), quotePages(deps), invoicePages(deps)]) {
     app.use(router.routes())
     app.use(router.allowedMethods({ throw: true }))
   }

@@ -29,7 +29,14 @@ const ConfigSchema = Type.Object({
   ONBOARD_LIMIT_PER_HOUR: Type.Integer({ minimum: 1, default: 10 }),
   /** Trust X-Forwarded-For (set when running behind a proxy). */
   TRUST_PROXY: Type.Boolean({ default: false }),
-  PAYMENTS_PROVIDER: Type.Literal('sandbox', { default: 'sandbox' }),
+  /** sandbox (default): local pay pages, no money moves. stripe: Stripe Billing for plans, Connect + Checkout for invoices. */
+  PAYMENTS_PROVIDER: Type.Union([Type.Literal('sandbox'), Type.Literal('stripe')], { default: 'sandbox' }),
+  /** Stripe secret key (sk_live_... or sk_test_...), for PAYMENTS_PROVIDER=stripe. */
+  STRIPE_SECRET_KEY: Type.Optional(Type.String()),
+  /** Signing secret (whsec_...) of the Connect webhook endpoint {base_url}/payments/webhooks/stripe. */
+  STRIPE_WEBHOOK_SECRET: Type.Optional(Type.String()),
+  /** Another Stripe API address, e.g. http://127.0.0.1:12111 for stripe-mock in tests. */
+  STRIPE_API_URL: Type.Optional(Type.String()),
   /** Trial length for a paid plan chosen without a payment method (fractional days allowed, for tests). */
   SMS_PROVIDER: Type.Union([Type.Literal('local'), Type.Literal('twilio')], { default: 'local' }),
   TWILIO_ACCOUNT_SID: Type.Optional(Type.String()),

@@ -12,8 +12,7 @@ import type { Deps } from './core/deps.js'
 import type { AnyOperation } from './core/operation.js'
 import { composition, createRegistry } from './domains/index.js'
 import { createApp } from './app.js'
-import { SandboxPayments } from './providers/payments/sandbox.js'
-import { createEmailProvider, createSmsProvider } from './providers/index.js'
+import { createEmailProvider, createPaymentsProvider, createSmsProvider } from './providers/index.js'
 import { connectClient, ensureSearchAttributes } from './temporal/connection.js'
 import { WorkflowDispatcher } from './temporal/outbox.js'
 import { startWorker, type RunningWorker } from './temporal/worker.js'
@@ -63,7 +62,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     clock,
     logger,
     urls,
-    payments: new SandboxPayments(urls, () => clock.now()),
+    payments: createPaymentsProvider(config, urls, () => clock.now()),
     sms: createSmsProvider(config),
     email: createEmailProvider(config),
     workflows,

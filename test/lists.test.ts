@@ -15,6 +15,7 @@ import { listJobs } from '../src/domains/jobs/service.js'
 import { listQuotes } from '../src/domains/quotes/service.js'
 import { listClients } from '../src/domains/clients/service.js'
 import { listServices } from '../src/domains/services/service.js'
+import { listInvoices } from '../src/domains/invoicing/service.js'
 import { createRegistry } from '../src/domains/index.js'
 
 type Company = Awaited<ReturnType<typeof onboard>>
@@ -87,7 +88,14 @@ async function seedBig(companyId: string) {
     select ${companyId}, 'Service ' || i, (array['Drainage', 'Hot water', 'Roofing'])[1 + i % 3], 1000, i % 10 <> 0,
       timestamptz '2024-01-01' + i * interval '1 second', timestamptz '2024-01-01' + i * interval '1 second'
     from generate_series(1, ${BIG_OTHERS}) i`
-  for (const table of ['leads', 'jobs', 'quotes', 'services']) await app.owner.unsafe(`vacuum analyze ${table}`)
+  await app.owner`
+    insert into invoices (company_id, lead_id, job_id, invoice_number, kind, status, subtotal_cents, gst_cents, total_cents, issue_date, due_date,
+                          public_token, created_at, updated_at)
+    select company_id, lead_id, id, 'INV-B' || n, (array['deposit', 'progress', 'final'])[1 + n % 3],
+      (array['Draft', 'Sent', 'Partially Paid', 'Paid', 'Void'])[1 + n % 5], 1000, 100, 1100, date '2024-06-01',
+      case when n % 2 = 0 then date '2020-01-01' else date '2099-01-01' end, md5(random()::text || n), created_at, created_at
+    from (select *, row_number() over (order by created_at) n from jobs where company_id = ${companyId}) j`
+  for (const table of ['leads', 'jobs', 'quotes', 'services', 'invoices']) await app.owner.unsafe(`vacuum analyze ${table}`)
 }
 
 beforeAll(async () => {
@@ -314,9 +322,12 @@ describe('paging', () => {
 describe('every list filter is served by an index', () => {
   const principal = () => ({ companyId: big.company_id }) as Principal
   let bigLeadId = ''
+  let bigJobId = ''
   beforeAll(async () => {
     const [lead] = await app.owner`select id from leads where company_id = ${big.company_id} and name = 'Big 1234'`
     bigLeadId = lead!.id
+    const [job] = await app.owner`select id from jobs where company_id = ${big.company_id} order by created_at limit 1 offset 1234`
+    bigJobId = job!.id
   })
 
   // The table each filter applies to, and what shows the index doing the filtering: the filter's
@@ -338,6 +349,10 @@ describe('every list filter is served by an index', () => {
     ['clients.search', 'leads', /leads_search_trgm|lead_ids_matching/, (d) => listClients(d, principal(), { search: 'big1234@' }, 'any_job')],
     ['services.category', 'services', /category = /, (d) => listServices(d, principal(), { category: 'Roofing' })],
     ['services.active', 'services', /active = /, (d) => listServices(d, principal(), { active: false })],
+    ['invoicing.status Paid', 'invoices', /status = /, (d) => listInvoices(d, principal(), { status: 'Paid' })],
+    ['invoicing.status Overdue', 'invoices', /status = ANY|invoices_company_open_created|invoices_open_due/, (d) => listInvoices(d, principal(), { status: 'Overdue' })],
+    ['invoicing.kind', 'invoices', /kind = /, (d) => listInvoices(d, principal(), { kind: 'progress' })],
+    ['invoicing.job_id', 'invoices', /job_id = /, (d) => listInvoices(d, principal(), { job_id: bigJobId })],
   ]
 
   it.each(cases)('%s: each query reading %s filters through an index, never a sequential scan', async (_, table, served, run) => {

@@ -13,6 +13,7 @@ export type ErrorCode =
   | 'payload_too_large'
   | 'rate_limited'
   | 'payment_required'
+  | 'payment_account_required'
   | 'not_implemented'
   | 'internal_error'
 
@@ -27,6 +28,7 @@ const statusByCode: Record<ErrorCode, number> = {
   email_taken: 409,
   conflict: 409,
   idempotency_conflict: 409,
+  payment_account_required: 409,
   payload_too_large: 413,
   rate_limited: 429,
   not_implemented: 501,

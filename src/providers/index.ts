@@ -2,6 +2,9 @@
 import type { Config } from '../config.js'
 import { LocalOutboxEmail } from './email/local.js'
 import type { EmailProvider } from './email/provider.js'
+import type { PaymentsProvider } from './payments/provider.js'
+import { SandboxPayments } from './payments/sandbox.js'
+import { StripePayments } from './payments/stripe.js'
 import { SmtpEmail } from './email/smtp.js'
 import { LocalOutboxSms } from './sms/local.js'
 import type { SmsProvider } from './sms/provider.js'
@@ -18,4 +21,11 @@ export function createEmailProvider(config: Config): EmailProvider {
   if (config.EMAIL_PROVIDER === 'local') return new LocalOutboxEmail(config.EMAIL_FROM)
   if (!config.SMTP_URL) throw new Error('EMAIL_PROVIDER=smtp needs SMTP_URL (e.g. smtps://user:pass@smtp.example.com).')
   return new SmtpEmail(config.SMTP_URL, config.EMAIL_FROM)
+}
+
+export function createPaymentsProvider(config: Config, urls: { siteRoot: string }, now: () => Date): PaymentsProvider {
+  if (config.PAYMENTS_PROVIDER === 'sandbox') return new SandboxPayments(urls, now)
+  const { STRIPE_SECRET_KEY: secretKey, STRIPE_WEBHOOK_SECRET: webhookSecret } = config
+  if (!secretKey || !webhookSecret) throw new Error('PAYMENTS_PROVIDER=stripe needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET.')
+  return new StripePayments({ secretKey, webhookSecret, apiUrl: config.STRIPE_API_URL, urls, now })
 }

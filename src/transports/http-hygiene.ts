@@ -81,9 +81,9 @@ export function formFields<K extends string>(ctx: Context, names: readonly K[]):
 
 // Path prefixes whose next segment is a credential: the quote page token, sandbox session ids.
 // Routing ignores case and repeated slashes do not change which segment is the id, so neither does this.
-const CREDENTIAL_IN_PATH = /^(\/+(?:q|sandbox\/+checkout|sandbox\/+portal)\/+)[^/]+/i
+const CREDENTIAL_IN_PATH = /^(\/+(?:q|i|sandbox\/+checkout|sandbox\/+portal|sandbox\/+invoices)\/+)[^/]+/i
 
-/** The path as it may be logged: the token or session id after /q/, /sandbox/checkout/, /sandbox/portal/ is replaced. */
+/** The path as it may be logged: the token or session id after /q/, /i/, /sandbox/checkout/, /sandbox/portal/, /sandbox/invoices/ is replaced. */
 export function redactPath(path: string): string {
   return path.replace(CREDENTIAL_IN_PATH, '$1[redacted]')
 }

@@ -1,8 +1,10 @@
-// One Temporal dev server for the whole test run (each test file uses its own task queue and
-// database). Set TEMPORAL_ADDRESS to use an existing server instead.
-import { mkdtempSync, rmSync } from 'node:fs'
+// One Temporal dev server and one stripe-mock for the whole test run (each test file uses its own
+// task queue and database; stripe-mock keeps no state). Set TEMPORAL_ADDRESS or STRIPE_MOCK_URL to
+// use an existing server instead.
+import { execFileSync, spawn } from 'node:child_process'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
-import { tmpdir } from 'node:os'
+import { homedir, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { TestProject } from 'vitest/node'
 import { startDevServer } from '../../src/temporal/dev-server.js'
@@ -10,6 +12,8 @@ import { startDevServer } from '../../src/temporal/dev-server.js'
 declare module 'vitest' {
   export interface ProvidedContext {
     temporalAddress: string
+    /** Base URL of stripe-mock, e.g. http://127.0.0.1:12111. */
+    stripeMockUrl: string
   }
 }
 
@@ -24,16 +28,96 @@ async function freePort(): Promise<number> {
   })
 }
 
+function goBin(): string | null {
+  try {
+    return join(execFileSync('go', ['env', 'GOPATH'], { encoding: 'utf8' }).trim(), 'bin')
+  } catch {
+    return null
+  }
+}
+
+function findStripeMock(): string | null {
+  const explicit = process.env.STRIPE_MOCK_PATH
+  if (explicit) return existsSync(explicit) ? explicit : null
+  const goBinDir = goBin()
+  const candidates = [
+    join(homedir(), 'go', 'bin', 'stripe-mock'),
+    goBinDir && join(goBinDir, 'stripe-mock'),
+    ...(process.env.PATH ?? '').split(':').map((dir) => dir && join(dir, 'stripe-mock')),
+  ]
+  for (const c of candidates) if (c && existsSync(c)) return c
+  return null
+}
+
+async function startStripeMock(): Promise<{ url: string; stop(): Promise<void> }> {
+  const bin = findStripeMock()
+  if (!bin) {
+    const looked = process.env.STRIPE_MOCK_PATH ? `STRIPE_MOCK_PATH=${process.env.STRIPE_MOCK_PATH} does not exist` : 'not in ~/go/bin, `go env GOPATH`/bin or PATH'
+    throw new Error(`stripe-mock not found (${looked}). Run \`bash scripts/install-stripe-mock.sh\` (it prints the path to put in STRIPE_MOCK_PATH), or set STRIPE_MOCK_URL to a running stripe-mock.`)
+  }
+  const port = await freePort()
+  // Bound to loopback only (-http-port would listen on every interface).
+  const child = spawn(bin, ['-http-addr', `127.0.0.1:${port}`], { stdio: ['ignore', 'ignore', 'pipe'] })
+  let output = ''
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-4000)
+  })
+  const exited = new Promise<void>((res) => child.once('exit', () => res()))
+  const killOnExit = () => child.kill('SIGKILL')
+  process.once('exit', killOnExit)
+  const url = `http://127.0.0.1:${port}`
+  const deadline = Date.now() + 30_000
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`stripe-mock exited (${child.exitCode}): ${output}`)
+    // Any HTTP answer (even an error body) means it is listening and routing.
+    const answered = await fetch(`${url}/v1/balance`, { headers: { authorization: 'Bearer sk_test_ready' }, signal: AbortSignal.timeout(1000) }).then(() => true, () => false)
+    if (answered) break
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL')
+      throw new Error(`stripe-mock did not answer on ${url}: ${output}`)
+    }
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  return {
+    url,
+    async stop() {
+      process.off('exit', killOnExit)
+      if (child.exitCode !== null) return
+      child.kill('SIGTERM')
+      const timeout = setTimeout(() => child.kill('SIGKILL'), 5000)
+      await exited
+      clearTimeout(timeout)
+    },
+  }
+}
+
 export default async function setup(project: TestProject) {
-  if (process.env.TEMPORAL_ADDRESS) {
-    project.provide('temporalAddress', process.env.TEMPORAL_ADDRESS)
-    return
+  const stops: (() => Promise<void>)[] = []
+  const teardown = async () => {
+    for (const stop of stops.reverse()) await stop()
   }
-  const dataDir = mkdtempSync(join(tmpdir(), 'tradie-temporal-'))
-  const server = await startDevServer({ port: await freePort(), uiPort: await freePort(), dataDir, cliPath: process.env.TEMPORAL_CLI_PATH })
-  project.provide('temporalAddress', server.address)
-  return async () => {
-    await server.stop()
-    rmSync(dataDir, { recursive: true, force: true })
+  try {
+    if (process.env.STRIPE_MOCK_URL) {
+      project.provide('stripeMockUrl', process.env.STRIPE_MOCK_URL)
+    } else {
+      const stripeMock = await startStripeMock()
+      stops.push(() => stripeMock.stop())
+      project.provide('stripeMockUrl', stripeMock.url)
+    }
+
+    if (process.env.TEMPORAL_ADDRESS) {
+      project.provide('temporalAddress', process.env.TEMPORAL_ADDRESS)
+    } else {
+      const dataDir = mkdtempSync(join(tmpdir(), 'tradie-temporal-'))
+      stops.push(async () => rmSync(dataDir, { recursive: true, force: true }))
+      const server = await startDevServer({ port: await freePort(), uiPort: await freePort(), dataDir, cliPath: process.env.TEMPORAL_CLI_PATH })
+      stops.push(() => server.stop())
+      project.provide('temporalAddress', server.address)
+    }
+  } catch (error) {
+    // Whatever started before the failure must not outlive it.
+    await teardown()
+    throw error
   }
+  return teardown
 }

@@ -6,6 +6,7 @@ import type postgres from 'postgres'
 import type { Deps } from '../../core/deps.js'
 import { withTenant } from '../../db/sql.js'
 import { PermanentDeliveryError } from '../../providers/sms/provider.js'
+import { invoicePdfAttachment } from '../invoicing/public.js'
 import { describeRefusal, metricOf, releaseMessages, reserveMessages } from '../billing/message-quota.js'
 
 export interface MessageRequest {
@@ -20,6 +21,9 @@ export interface MessageRequest {
   leadId?: string
   quoteId?: string
   jobId?: string
+  invoiceId?: string
+  /** Email only: attach this invoice's tax-invoice PDF, rendered when the message is sent (not carried in the workflow input). */
+  attachInvoicePdf?: string
   idempotencyKey: string
   /** Already counted against the monthly limit by the action that queued it (quotes.send, jobs.send_eta). */
   quotaReserved?: boolean
@@ -45,10 +49,11 @@ interface CommRow {
 async function prepare(deps: Deps, tx: postgres.TransactionSql, req: MessageRequest, providerName: string) {
   await tx`
     insert into communications (company_id, channel, message_type, to_address, from_address, subject, body,
-                                lead_id, quote_id, job_id, provider, status, idempotency_key, quota_counted, created_at)
+                                lead_id, quote_id, job_id, invoice_id, attachments, provider, status, idempotency_key, quota_counted, created_at)
     values (${req.companyId}, ${req.channel}, ${req.messageType}, ${req.to},
             ${req.channel === 'email' ? deps.email.from : null}, ${req.subject ?? null}, ${req.body},
-            ${req.leadId ?? null}, ${req.quoteId ?? null}, ${req.jobId ?? null}, ${providerName}, 'pending',
+            ${req.leadId ?? null}, ${req.quoteId ?? null}, ${req.jobId ?? null}, ${req.invoiceId ?? null},
+            ${req.attachInvoicePdf ? tx.json([{ kind: 'invoice_pdf', invoice_id: req.attachInvoicePdf }]) : null}, ${providerName}, 'pending',
             ${req.idempotencyKey}, ${req.quotaReserved ?? false}, ${deps.clock.now()})
     on conflict (company_id, idempotency_key) do nothing`
   const [row] = await tx<CommRow[]>`
@@ -79,7 +84,10 @@ export async function sendMessage(deps: Deps, req: MessageRequest): Promise<Mess
   try {
     const result = req.channel === 'sms'
       ? await deps.sms.send({ to: req.to, body: req.body, idempotencyKey: req.idempotencyKey })
-      : await deps.email.send({ to: req.to, subject: req.subject ?? '', html: req.body, text: req.text ?? req.body, idempotencyKey: req.idempotencyKey })
+      : await deps.email.send({
+        to: req.to, subject: req.subject ?? '', html: req.body, text: req.text ?? req.body, idempotencyKey: req.idempotencyKey,
+        attachments: req.attachInvoicePdf ? [await invoicePdfAttachment(deps, req.companyId, req.attachInvoicePdf)] : undefined,
+      })
     const now = deps.clock.now()
     await withTenant(deps.db, req.companyId, (tx) => tx`
       update communications set status = ${result.status}, provider_message_id = ${result.providerMessageId},

@@ -1,10 +1,10 @@
 import { defineDomain } from '../../core/domain.js'
-import { invoicingPlannedTools } from './operations.js'
+import { invoiceManagement, invoicingTools } from './operations.js'
 
 export const invoicingDomain = defineDomain({
   name: 'invoicing',
-  description: 'Invoices from completed jobs, payment chasing and recovery.',
-  operations: [...invoicingPlannedTools],
-  /** Written once invoicing lands; listed now so webhook subscriptions can name them. */
-  events: ['invoice.sent', 'payment.received'],
+  description: 'Tax invoices from jobs (deposits, progress claims, final invoices net of both), credit notes, chasing overdue invoices and recovery advice.',
+  operations: [...invoicingTools, ...invoiceManagement],
+  events: ['invoice.sent'],
+  usageCounts: { invoices: "select count(*)::int from invoices where kind <> 'credit_note'" },
 })

@@ -9,6 +9,7 @@ import { isAuMobile } from '../../core/phone.js'
 import { reserveMessageDelivery, type QueuedMessage } from '../comms/deliver.js'
 import { withTenantThenStart } from '../../temporal/outbox.js'
 import { findJob, presentJob } from './queries.js'
+import { sydneyDate } from '../../core/period.js'
 import type { SendEtaInput } from './schema.js'
 
 export async function sendEta(deps: Deps, principal: Principal, input: Static<typeof SendEtaInput>) {
@@ -43,6 +44,6 @@ export async function sendEta(deps: Deps, principal: Principal, input: Static<ty
     }
     if (!messages.length) throw new AppError('validation_error', 'The client cannot be reached on the chosen channel.', { messages: skipped })
     const delivery = await start(await reserveMessageDelivery(tx, { companyId: principal.companyId, subject: `job-eta:${row.id}:${notice}`, messages, now }))
-    return { job: presentJob(row), delivery: { workflow_id: delivery.workflow_id, channels: messages.map((m) => m.channel), skipped } }
+    return { job: presentJob(row, sydneyDate(deps.clock.now())), delivery: { workflow_id: delivery.workflow_id, channels: messages.map((m) => m.channel), skipped } }
   })
 }

@@ -26,16 +26,30 @@ export interface JobRow {
   quote_number: string | null
   quote_status: string | null
   quote_total_cents: string | null
+  invoice: { id: string; number: string; kind: string; status: string; total_cents: number; balance_cents: number; due_date: string } | null
+  invoicing: { invoiced_cents: number; paid_cents: number; outstanding_cents: number; count: number }
 }
 
 const columns = (tx: postgres.TransactionSql) => tx`
   j.id, j.lead_id, j.quote_id, j.title, j.status, j.scheduled_date, j.address, j.amount_cents, j.technician, j.notes,
   j.completed_at, j.satisfaction_rating, j.review_requested_at, j.created_at, j.updated_at,
   l.name as lead_name, l.phone as lead_phone, l.email as lead_email,
-  q.quote_number, q.status as quote_status, q.total_cents as quote_total_cents`
+  q.quote_number, q.status as quote_status, q.total_cents as quote_total_cents,
+  (select json_build_object('id', i.id, 'number', i.invoice_number, 'kind', i.kind, 'status', i.status, 'total_cents', i.total_cents,
+            'balance_cents', i.total_cents - i.amount_paid_cents - i.amount_credited_cents, 'due_date', i.due_date)
+     from invoices i where i.job_id = j.id and i.status <> 'Void' and i.kind <> 'credit_note' order by i.created_at desc, i.invoice_number desc limit 1) as invoice,
+  (select json_build_object(
+            'invoiced_cents', coalesce(sum(case when i.kind = 'credit_note' then -i.total_cents else i.total_cents end), 0),
+            'paid_cents', coalesce(sum(i.amount_paid_cents), 0),
+            'outstanding_cents', coalesce(sum(case when i.kind = 'credit_note' then 0 else i.total_cents - i.amount_paid_cents - i.amount_credited_cents end), 0),
+            'count', count(*) filter (where i.kind <> 'credit_note'))
+     from invoices i where i.job_id = j.id and i.status <> 'Void') as invoicing`
 const from = (tx: postgres.TransactionSql) => tx`from jobs j join leads l on l.id = j.lead_id left join quotes q on q.id = j.quote_id`
 
-export function presentJob(row: JobRow) {
+/** today (Sydney, YYYY-MM-DD) decides whether the latest invoice reads Overdue. */
+export function presentJob(row: JobRow, today: string = new Date().toISOString().slice(0, 10)) {
+  const inv = row.invoice
+  const overdue = inv && (inv.status === 'Sent' || inv.status === 'Partially Paid') && inv.due_date < today
   return {
     id: row.id,
     title: row.title,
@@ -54,7 +68,13 @@ export function presentJob(row: JobRow) {
     completedAt: row.completed_at?.toISOString() ?? null,
     satisfactionRating: row.satisfaction_rating,
     reviewRequestedAt: row.review_requested_at?.toISOString() ?? null,
-    invoice: null,
+    invoice: inv
+      ? { id: inv.id, number: inv.number, kind: inv.kind, status: overdue ? 'Overdue' : inv.status, total: centsToDollars(inv.total_cents), balance: centsToDollars(inv.balance_cents), dueDate: inv.due_date }
+      : null,
+    invoicing: {
+      invoiced: centsToDollars(row.invoicing.invoiced_cents), paid: centsToDollars(row.invoicing.paid_cents),
+      outstanding: centsToDollars(row.invoicing.outstanding_cents), invoiceCount: row.invoicing.count,
+    },
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   }

@@ -24,7 +24,16 @@ export const JobSchema = Type.Object({
   completedAt: Nullable(DateTime()),
   satisfactionRating: Nullable(Type.Integer({ minimum: 1, maximum: 5 })),
   reviewRequestedAt: Nullable(DateTime()),
-  invoice: Nullable(Type.Object({ number: Type.String(), status: Type.String() }, { description: 'Set once invoiced (invoicing capability)' })),
+  invoice: Nullable(Type.Object({
+    id: Type.String(), number: Type.String(), kind: Type.String(), status: Type.String({ description: 'Draft, Sent, Partially Paid, Paid or Overdue' }),
+    total: Dollars(), balance: Dollars(), dueDate: Type.String({ format: 'date' }),
+  }, { description: "The job's latest invoice (void ones left out); null until invoiced" })),
+  invoicing: Type.Object({
+    invoiced: Dollars({ description: 'Invoiced so far incl. GST, net of credit notes (deposits included)' }),
+    paid: Dollars(),
+    outstanding: Dollars({ description: 'Still owed on its invoices' }),
+    invoiceCount: Type.Integer(),
+  }),
   createdAt: DateTime(),
   updatedAt: DateTime(),
 })
@@ -60,6 +69,15 @@ export const CostInput = Type.Object(
   closed,
 )
 
+export const ExtraInput = Type.Object(
+  {
+    description: Type.String({ minLength: 1, maxLength: 500 }),
+    quantity: Type.Number({ exclusiveMinimum: 0, maximum: 100_000, description: 'Up to three decimals' }),
+    unitPrice: Dollars({ minimum: 0, maximum: 1_000_000, description: 'AUD per unit, ex GST' }),
+  },
+  closed,
+)
+
 export const UpdateJobInput = Type.Object(
   {
     job_id: Id('Job to update'),
@@ -71,6 +89,7 @@ export const UpdateJobInput = Type.Object(
     address: Type.Optional(Nullable(Type.String({ maxLength: 300 }))),
     amount: Type.Optional(Nullable(Dollars({ minimum: 0, maximum: 10_000_000, description: 'Job value in AUD' }))),
     add_costs: Type.Optional(Type.Array(CostInput, { maxItems: 50, description: 'Costs to record against the job (materials, labour, subcontractors), for jobs.profit_summary' })),
+    add_extras: Type.Optional(Type.Array(ExtraInput, { maxItems: 50, description: "Billable work beyond the quote (variations), charged on the job's final invoice with GST" })),
   },
   UPDATE_OPTIONS,
 )

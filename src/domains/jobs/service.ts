@@ -7,6 +7,7 @@ import type { Principal } from '../../core/access.js'
 import { AppError, notFound, validationError } from '../../core/errors.js'
 import { recordEvent } from '../../core/events.js'
 import { parseDollars } from '../../core/money.js'
+import { lineTotalCents } from '../../core/gst.js'
 import { pageEnvelope, pageFrom } from '../../core/paging.js'
 import { withTenant, isUniqueViolation } from '../../db/sql.js'
 import { findLead } from '../leads/queries.js'
@@ -16,10 +17,10 @@ import { findJob, listJobRows, presentJob, type JobRow } from './queries.js'
 import { assertJobMove } from './transitions.js'
 import type { CompleteJobInput, CreateJobInput, JobStatus, ListJobsInput, UpdateJobInput } from './schema.js'
 
-async function loadJob(tx: postgres.TransactionSql, id: string) {
+async function loadJob(tx: postgres.TransactionSql, id: string, now: Date) {
   const row = await findJob(tx, id)
   if (!row) throw notFound('Job')
-  return presentJob(row)
+  return presentJob(row, sydneyDate(now))
 }
 
 async function jobEvents(tx: postgres.TransactionSql, companyId: string, job: ReturnType<typeof presentJob>, before: JobRow | null, now: Date) {
@@ -55,7 +56,9 @@ export async function createJob(deps: Deps, principal: Principal, input: Static<
         values (${principal.companyId}, ${lead.id}, ${input.quote_id ?? null}, ${title}, ${status}, ${input.scheduled_date ?? null},
                 ${address}, ${amountCents}, ${input.technician ?? null}, ${input.notes ?? null}, ${now}, ${now})
         returning id`
-      const job = await loadJob(tx, row!.id)
+      // A deposit invoiced when the quote was accepted belongs to the job from now on.
+      if (input.quote_id) await tx`update invoices set job_id = ${row!.id} where quote_id = ${input.quote_id} and job_id is null`
+      const job = await loadJob(tx, row!.id, now)
       await jobEvents(tx, principal.companyId, job, null, now)
       return { job }
     })
@@ -66,8 +69,8 @@ export async function createJob(deps: Deps, principal: Principal, input: Static<
 }
 
 export async function updateJob(deps: Deps, principal: Principal, input: Static<typeof UpdateJobInput>) {
-  const { job_id: id, add_costs: costs, ...fields } = input
-  if (!Object.keys(fields).length && !costs?.length) throw validationError(['body: give at least one field to change besides job_id'])
+  const { job_id: id, add_costs: costs, add_extras: extras, ...fields } = input
+  if (!Object.keys(fields).length && !costs?.length && !extras?.length) throw validationError(['body: give at least one field to change besides job_id'])
   const now = deps.clock.now()
   return withTenant(deps.db, principal.companyId, async (tx) => {
     const before = await findJob(tx, id, { forUpdate: true })
@@ -93,10 +96,32 @@ export async function updateJob(deps: Deps, principal: Principal, input: Static<
       await tx`insert into job_costs (company_id, job_id, description, amount_cents, created_at)
                values (${principal.companyId}, ${id}, ${cost.description}, ${parseDollars(cost.amount, 'add_costs.amount')}, ${now})`
     }
-    const job = await loadJob(tx, id)
+    if (extras?.length) await addExtras(tx, principal.companyId, before, extras, now)
+    const job = await loadJob(tx, id, now)
     await jobEvents(tx, principal.companyId, job, before, now)
     return { job }
   })
+}
+
+/** Billable extras go on the final invoice, so they can be added until it is issued. */
+async function addExtras(tx: postgres.TransactionSql, companyId: string, job: JobRow, extras: NonNullable<Static<typeof UpdateJobInput>['add_extras']>, now: Date) {
+  if (job.status === 'Cancelled') throw new AppError('conflict', 'A Cancelled job takes no extras.', { current_status: job.status })
+  const [final] = await tx<{ invoice_number: string }[]>`select invoice_number from invoices where job_id = ${job.id} and kind = 'final' and status <> 'Void'`
+  if (final) throw new AppError('conflict', `The job's final invoice ${final.invoice_number} is issued; void it first to add extras, or invoice them separately.`, { invoice_number: final.invoice_number })
+  const problems: string[] = []
+  const rows = extras.map((e, i) => {
+    let unitPriceCents = 0
+    try {
+      unitPriceCents = parseDollars(e.unitPrice, `add_extras.${i}.unitPrice`)
+    } catch { problems.push(`add_extras.${i}.unitPrice: use at most two decimals (cents)`) }
+    let total = 0
+    try {
+      total = lineTotalCents({ quantity: e.quantity, unitPriceCents })
+    } catch { problems.push(`add_extras.${i}.quantity: use at most three decimals`) }
+    return { company_id: companyId, job_id: job.id, description: e.description, quantity: e.quantity, unit_price_cents: unitPriceCents, total_cents: total, created_at: now }
+  })
+  if (problems.length) throw validationError(problems)
+  await tx`insert into job_extras ${tx(rows)}`
 }
 
 export async function completeJob(deps: Deps, principal: Principal, input: Static<typeof CompleteJobInput>) {
@@ -113,7 +138,7 @@ export async function completeJob(deps: Deps, principal: Principal, input: Stati
              amount_cents = ${input.amount === undefined ? before.amount_cents : parseDollars(input.amount, 'amount')},
              review_requested_at = ${input.request_review ? now : null}
       where id = ${input.job_id}`
-    const job = await loadJob(tx, input.job_id)
+    const job = await loadJob(tx, input.job_id, now)
     await jobEvents(tx, principal.companyId, job, before, now)
     return {
       job,
@@ -129,6 +154,7 @@ export async function listJobs(deps: Deps, principal: Principal, input: Static<t
   const { rows, total } = await withTenant(deps.db, principal.companyId, (tx) => listJobRows(tx, {
     status: input.status, leadId: input.lead_id, technician: input.technician, scheduledFrom: input.scheduled_from, scheduledTo: input.scheduled_to,
   }, page))
-  const jobs = rows.map(presentJob)
+  const today = sydneyDate(deps.clock.now())
+  const jobs = rows.map((r) => presentJob(r, today))
   return { jobs, ...pageEnvelope(jobs, total, page) }
 }

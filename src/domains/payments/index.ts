@@ -1,8 +1,9 @@
 import { defineDomain } from '../../core/domain.js'
-import { paymentsPlannedTools } from './operations.js'
+import { paymentOperations } from './operations.js'
 
 export const paymentsDomain = defineDomain({
   name: 'payments',
-  description: 'Payment links for jobs.',
-  operations: [...paymentsPlannedTools],
+  description: 'Payment links for jobs, the company\'s payment account, and processor webhooks that record payments once.',
+  operations: paymentOperations,
+  events: ['payment.received'],
 })

@@ -1,27 +1,50 @@
-import Type from 'typebox'
-import type { AnyOperation } from '../../core/operation.js'
-import { plannedTool, SEND } from '../../core/planned.js'
-import { Dollars } from '../../core/schema-helpers.js'
-import { Channel, closed, Id } from '../shared-schema.js'
+import { defineOperation } from '../../core/operation.js'
+import { EmptyInput } from '../../core/schema-helpers.js'
+import { READ, SEND, WRITE } from '../../core/annotations.js'
+import { connectPaymentAccount, getPaymentAccount } from './account.js'
+import { PaymentAccountResponse, SendLinkInput, SendLinkResponse } from './schema.js'
+import { sendPaymentLink } from './send-link.js'
 
-export const paymentsPlannedTools: AnyOperation[] = [
-  plannedTool({
+export const paymentOperations = [
+  defineOperation({
     name: 'payments.send_link',
+    domain: 'payments',
     title: 'Send a payment link',
     description:
-      "Send the job's client a link to pay online, by SMS and/or email. Requires job_id and an active connected payment account (payment processor). Defaults to the job's outstanding invoice amount.",
-    input: Type.Object(
-      {
-        job_id: Id('Job to collect payment for'),
-        amount: Type.Optional(Dollars({ exclusiveMinimum: 0, description: 'Amount to request in AUD dollars, e.g. a deposit; defaults to the amount outstanding' })),
-        channel: Type.Optional(Channel),
-        message: Type.Optional(Type.String({ maxLength: 500, description: 'Text sent with the link' })),
-      },
-      closed,
-    ),
+      "Send the job's client a link to pay its oldest unpaid invoice online, by SMS and/or email (channel sms, email or both; default sms). Needs an active payment account: without one the error (payment_account_required) says how the owner connects it. Generate the invoice first (invoicing.generate).",
+    input: SendLinkInput,
+    output: SendLinkResponse,
     access: { scope: 'financials', permission: 'write' },
     cost: 'write',
     annotations: SEND,
-    capability: 'Invoicing, payments and cash flow',
+    run: (ctx, input) => sendPaymentLink(ctx.deps, ctx.principal!, input),
+  }),
+  defineOperation({
+    name: 'payments.account',
+    domain: 'payments',
+    title: 'Payment account status',
+    description: "The company's payment account with the processor (connected, pending sign-up, or active) and what to do next.",
+    input: EmptyInput,
+    output: PaymentAccountResponse,
+    access: { scope: 'financials', permission: 'read' },
+    cost: 'read',
+    annotations: READ,
+    mcp: false,
+    rest: { method: 'GET', path: '/payments/account' },
+    run: (ctx) => getPaymentAccount(ctx.deps, ctx.principal!),
+  }),
+  defineOperation({
+    name: 'payments.connect_account',
+    domain: 'payments',
+    title: 'Connect a payment account',
+    description: "Connects the company's payment account so clients can pay invoices online. The sandbox account is active at once; with Stripe this creates a connected account and returns onboarding_url, where the owner finishes Stripe's sign-up. Calling it again returns a fresh onboarding link.",
+    input: EmptyInput,
+    output: PaymentAccountResponse,
+    access: { scope: 'financials', permission: 'admin' },
+    cost: 'write',
+    annotations: WRITE,
+    mcp: false,
+    rest: { method: 'POST', path: '/payments/account', feature: 'restWrite' },
+    run: (ctx) => connectPaymentAccount(ctx.deps, ctx.principal!),
   }),
 ]

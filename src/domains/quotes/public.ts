@@ -8,11 +8,14 @@ import { sydneyDate } from '../../core/period.js'
 import { withTenant } from '../../db/sql.js'
 import { findQuoteByToken, lineItemsFor, presentQuote, type QuoteRow } from './queries.js'
 import { onStatusChange } from './service.js'
+import { issueDepositInvoice } from '../invoicing/deposit.js'
 
 export interface PublicQuoteView {
   quote: ReturnType<typeof presentQuote>
   business: { name: string; abn: string | null; phone: string | null; email: string }
   client: { name: string; address: string | null; suburb: string | null }
+  /** Set when accepting issued the deposit invoice: where the client pays it. */
+  depositInvoice?: { publicUrl: string; paymentUrl: string | null }
 }
 
 async function companyFor(deps: Deps, token: string): Promise<string> {
@@ -80,6 +83,8 @@ export async function acceptPublicQuote(deps: Deps, token: string, signature: { 
       where id = ${row.id}`
     const result = await view(deps, tx, token)
     await onStatusChange(tx, companyId, row, result.quote, now)
+    const deposit = await issueDepositInvoice(deps, tx, companyId, row, now)
+    if (deposit) result.depositInvoice = { publicUrl: deposit.invoice.publicUrl, paymentUrl: deposit.invoice.paymentUrl }
     return result
   })
 }

@@ -27,6 +27,9 @@ export interface QuoteRow {
   created_at: Date
   updated_at: Date
   client_name: string | null
+  deposit_percent: string | null
+  deposit_cents: string | null
+  deposit_invoice_id: string | null
 }
 
 export interface LineRow {
@@ -46,7 +49,8 @@ const columns = (tx: postgres.TransactionSql, today: string) => tx`
   case when q.status in ('Sent', 'Viewed') and q.valid_until < ${today}::date then 'Expired' else q.status end as status,
   q.subtotal_cents, q.gst_cents, q.total_cents, to_char(q.valid_until, 'YYYY-MM-DD') as valid_until, q.notes, q.public_token,
   q.sent_count, q.sent_at, q.viewed_at, q.accepted_at, q.accepted_name, q.declined_at, q.decline_reason,
-  q.created_at, q.updated_at, l.name as client_name`
+  q.created_at, q.updated_at, l.name as client_name, q.deposit_percent, q.deposit_cents,
+  (select i.id from invoices i where i.quote_id = q.id and i.kind = 'deposit' and i.status <> 'Void' limit 1) as deposit_invoice_id`
 
 export function presentQuote(row: QuoteRow, lines: LineRow[], siteRoot: string) {
   return {
@@ -67,6 +71,7 @@ export function presentQuote(row: QuoteRow, lines: LineRow[], siteRoot: string) 
     })),
     validUntil: row.valid_until,
     notes: row.notes,
+    deposit: depositOf(row),
     publicUrl: row.sent_count > 0 ? publicQuoteUrl(siteRoot, row.public_token) : null,
     sentAt: row.sent_at?.toISOString() ?? null,
     viewedAt: row.viewed_at?.toISOString() ?? null,
@@ -79,6 +84,20 @@ export function presentQuote(row: QuoteRow, lines: LineRow[], siteRoot: string) 
   }
 }
 export type Quote = ReturnType<typeof presentQuote>
+
+/** The deposit asked, in dollars incl. GST: a percentage of the total (rounded half up) or a fixed amount. */
+export function depositCents(row: Pick<QuoteRow, 'total_cents' | 'deposit_percent' | 'deposit_cents'>): number | null {
+  if (row.deposit_cents !== null) return Number(row.deposit_cents)
+  if (row.deposit_percent === null) return null
+  const hundredths = BigInt(Math.round(Number(row.deposit_percent) * 100))
+  return Number((2n * BigInt(row.total_cents) * hundredths + 10_000n) / 20_000n)
+}
+
+function depositOf(row: QuoteRow) {
+  const cents = depositCents(row)
+  if (cents === null) return null
+  return { percent: row.deposit_percent === null ? null : Number(row.deposit_percent), amount: centsToDollars(cents), invoiceId: row.deposit_invoice_id }
+}
 
 export const publicQuoteUrl = (siteRoot: string, token: string) => `${siteRoot}/q/${token}`
 

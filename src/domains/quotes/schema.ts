@@ -41,6 +41,11 @@ export const QuoteSchema = Type.Object({
   lineItems: Type.Array(LineItemSchema),
   validUntil: Type.String({ format: 'date', description: 'Last day the quote can be accepted (Sydney date)' }),
   notes: Nullable(Type.String()),
+  deposit: Nullable(Type.Object({
+    percent: Nullable(Type.Number({ description: 'Share of the total asked as a deposit' })),
+    amount: Dollars({ description: 'Deposit incl. GST, AUD' }),
+    invoiceId: Nullable(Type.String({ description: 'The deposit invoice, issued when the client accepts' })),
+  }, { description: 'The deposit the client pays on accepting; null when none is asked' })),
   publicUrl: Nullable(Type.String({ description: 'Page where the client views, accepts or declines; set once sent' })),
   sentAt: Nullable(DateTime()),
   viewedAt: Nullable(DateTime()),
@@ -67,6 +72,8 @@ export const CreateQuoteInput = Type.Object(
     line_items: LineItems('Line items, at least one; totals and GST are computed from them'),
     notes: Type.Optional(Type.String({ maxLength: 5000, description: 'Notes, terms or exclusions shown on the quote' })),
     valid_until: Type.Optional(DateOnly('Last day (YYYY-MM-DD) the quote can be accepted; default 30 days from today')),
+    deposit_percent: Type.Optional(Type.Number({ minimum: 0, maximum: 100, description: "Deposit asked on acceptance, % of the total (0 for none); default the company's default deposit" })),
+    deposit_amount: Type.Optional(Dollars({ minimum: 0, maximum: 10_000_000, description: 'Deposit asked on acceptance, a fixed AUD amount incl. GST (0 for none)' })),
   },
   closed,
 )
@@ -79,6 +86,8 @@ export const UpdateQuoteInput = Type.Object(
     total: Type.Optional(Dollars({ minimum: 0, description: 'Expected total in AUD incl. GST: must equal the total computed from the line items, else validation_error' })),
     notes: Type.Optional(Nullable(Type.String({ maxLength: 5000, description: 'Notes; null clears them' }))),
     valid_until: Type.Optional(DateOnly('New last day (YYYY-MM-DD) the quote can be accepted')),
+    deposit_percent: Type.Optional(Type.Number({ minimum: 0, maximum: 100, description: "Deposit asked on acceptance, % of the total (0 for none)" })),
+    deposit_amount: Type.Optional(Dollars({ minimum: 0, maximum: 10_000_000, description: 'Deposit asked on acceptance, a fixed AUD amount incl. GST (0 for none)' })),
   },
   UPDATE_OPTIONS,
 )

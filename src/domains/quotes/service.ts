@@ -21,6 +21,7 @@ import { findQuote, lineItemsFor, listQuoteRows, nextQuoteNumber, presentQuote, 
 import type { CreateQuoteInput, ListQuotesInput, LineItemInput, QuoteStatus, SendQuoteInput, UpdateQuoteInput } from './schema.js'
 import { isBehind, moveLeadStatus } from '../leads/status.js'
 import { escapeHtml } from '../../core/html-escape.js'
+import { readSettings } from '../invoicing/settings.js'
 
 type LineInput = Static<typeof LineItemInput>
 const DEFAULT_VALIDITY_DAYS = 30
@@ -76,6 +77,25 @@ async function writeLines(tx: postgres.TransactionSql, companyId: string, quoteI
   return totals
 }
 
+/** The deposit rule from deposit_percent / deposit_amount (0 means none); undefined when neither is given. */
+function depositRule(input: { deposit_percent?: number; deposit_amount?: number }): { percent: number | null; cents: number | null } | undefined {
+  if (input.deposit_percent !== undefined && input.deposit_amount !== undefined) {
+    throw validationError(['deposit_percent: give deposit_percent or deposit_amount, not both'])
+  }
+  if (input.deposit_percent !== undefined) {
+    if (Math.abs(Math.round(input.deposit_percent * 100) - input.deposit_percent * 100) > 1e-6) throw validationError(['deposit_percent: use at most two decimals'])
+    return { percent: input.deposit_percent || null, cents: null }
+  }
+  if (input.deposit_amount !== undefined) return { percent: null, cents: parseDollars(input.deposit_amount, 'deposit_amount') || null }
+  return undefined
+}
+
+function assertDepositFits(totalCents: number, rule: { cents: number | null }) {
+  if (rule.cents !== null && rule.cents > totalCents) {
+    throw validationError([`deposit_amount: ${centsToDollars(rule.cents).toFixed(2)} is more than the quote total of ${centsToDollars(totalCents).toFixed(2)}`])
+  }
+}
+
 export async function loadQuote(deps: Deps, tx: postgres.TransactionSql, id: string) {
   const row = await findQuote(tx, id, sydneyDate(deps.clock.now()))
   if (!row) throw notFound('Quote')
@@ -93,12 +113,14 @@ export async function createQuote(deps: Deps, principal: Principal, input: Stati
     const lines = await priceLines(tx, input.line_items)
     const number = await nextQuoteNumber(tx, principal.companyId)
     const totals = computeTotals(lines)
+    const deposit = depositRule(input) ?? { percent: (await readSettings(tx)).default_deposit_percent, cents: null }
+    assertDepositFits(totals.totalCents, deposit)
     const [row] = await tx<{ id: string }[]>`
       insert into quotes (company_id, lead_id, quote_number, status, subtotal_cents, gst_cents, total_cents, valid_until,
-                          notes, public_token, created_at, updated_at)
+                          notes, public_token, deposit_percent, deposit_cents, created_at, updated_at)
       values (${principal.companyId}, ${lead.id}, ${number}, 'Draft', ${totals.subtotalCents}, ${totals.gstCents},
               ${totals.totalCents}, ${input.valid_until ?? addDays(today, DEFAULT_VALIDITY_DAYS)}, ${input.notes ?? null},
-              ${randomBytes(24).toString('base64url')}, ${now}, ${now})
+              ${randomBytes(24).toString('base64url')}, ${deposit.percent}, ${deposit.cents}, ${now}, ${now})
       returning id`
     await writeLines(tx, principal.companyId, row!.id, lines)
     const quote = await loadQuote(deps, tx, row!.id)
@@ -118,7 +140,8 @@ export function assertQuoteUpdateMove(from: QuoteStatus, to: QuoteStatus) {
 export async function updateQuote(deps: Deps, principal: Principal, input: Static<typeof UpdateQuoteInput>) {
   const now = deps.clock.now()
   const today = sydneyDate(now)
-  if (input.status === undefined && input.line_items === undefined && input.total === undefined && input.notes === undefined && input.valid_until === undefined) {
+  const deposit = depositRule(input)
+  if (input.status === undefined && input.line_items === undefined && input.total === undefined && input.notes === undefined && input.valid_until === undefined && !deposit) {
     throw validationError(['body: give at least one field to change besides quote_id'])
   }
   return withTenant(deps.db, principal.companyId, async (tx) => {
@@ -143,6 +166,11 @@ export async function updateQuote(deps: Deps, principal: Principal, input: Stati
       throw validationError([`total: ${input.total} does not match the line items (${centsToDollars(totalCents)} incl. GST); totals are computed from line items`])
     }
     const changes: Record<string, unknown> = { updated_at: now }
+    if (deposit) {
+      if (current.status === 'Accepted') throw new AppError('conflict', 'The deposit of an Accepted quote cannot change; it was invoiced on acceptance.', { current_status: current.status })
+      assertDepositFits(totalCents, deposit)
+      Object.assign(changes, { deposit_percent: deposit.percent, deposit_cents: deposit.cents })
+    } else if (current.deposit_cents !== null) assertDepositFits(totalCents, { cents: Number(current.deposit_cents) })
     if (input.notes !== undefined) changes.notes = input.notes
     if (input.valid_until !== undefined) changes.valid_until = input.valid_until
     if (target !== current.status || input.status === 'Expired') changes.status = target

@@ -6,6 +6,13 @@ export interface OutboundEmail {
   html: string
   text: string
   idempotencyKey: string
+  attachments?: EmailAttachment[]
+}
+
+export interface EmailAttachment {
+  filename: string
+  contentType: string
+  content: Buffer
 }
 
 export interface EmailResult {

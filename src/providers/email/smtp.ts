@@ -19,6 +19,7 @@ export class SmtpEmail implements EmailProvider {
       subject: message.subject,
       html: message.html,
       text: message.text,
+      attachments: message.attachments?.map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content })),
       messageId: `<${message.idempotencyKey.replace(/[^A-Za-z0-9._-]/g, '.')}@${domain}>`,
     })
     return { providerMessageId: info.messageId, status: 'sent' }

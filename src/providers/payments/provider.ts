@@ -1,5 +1,7 @@
-// Payments provider interface. The local sandbox default serves its own checkout and portal pages;
-// a Stripe adapter implements the same interface in a later issue.
+// Payments provider interface: plan billing for the company itself (checkout, portal, activation)
+// and, for its customers' payments, a connected account per company, a hosted payment page per
+// invoice and verified processor webhooks. The local sandbox is the default; Stripe (Connect +
+// Checkout) is chosen with PAYMENTS_PROVIDER=stripe.
 
 export interface CheckoutRequest {
   companyId: string
@@ -22,6 +24,48 @@ export interface PaymentMethodActivation {
   subscriptionId: string
 }
 
+/** The company's own account with the processor, which its customers' payments go to. */
+export interface ConnectedAccount {
+  /** Provider's account id (acct_...). */
+  accountId: string
+  /** True once the processor lets the account take card payments. */
+  chargesEnabled: boolean
+  /** Where the owner finishes the processor's own sign-up (identity, bank account); null when nothing is left to do. */
+  onboardingUrl: string | null
+}
+
+export interface InvoicePaymentRequest {
+  companyId: string
+  accountId: string
+  invoiceId: string
+  invoiceNumber: string
+  /** What the invoice still owes, in cents incl. GST. */
+  amountCents: number
+  /** Card surcharge, its own line (0 when the company charges none). */
+  surchargeCents: number
+  surchargeLabel: string
+  customerEmail: string | null
+  businessName: string
+  successUrl: string
+  cancelUrl: string
+  /** The invoice's public page token (the sandbox's pay page is found by it; Stripe carries it in metadata). */
+  publicToken: string
+  /** A key so a retried call makes no second session (the invoice id and its balance). */
+  idempotencyKey: string
+}
+
+/**
+ * A processor event after its signature was checked. Only what the service acts on is parsed;
+ * anything else comes back as kind 'ignored' (and is still acknowledged).
+ */
+export type ProcessorEvent =
+  | { kind: 'payment'; eventId: string; companyId: string; invoiceId: string; amountCents: number; surchargeCents: number; paymentId: string; occurredAt: Date }
+  | { kind: 'account'; eventId: string; accountId: string; chargesEnabled: boolean; occurredAt: Date }
+  | { kind: 'ignored'; eventId: string; type: string }
+
+/** Thrown by verifyWebhook for a missing, malformed, stale or wrong signature. */
+export class WebhookSignatureError extends Error {}
+
 export interface PaymentsProvider {
   readonly name: string
   createCheckoutSession(request: CheckoutRequest): Promise<HostedSession>
@@ -30,4 +74,11 @@ export interface PaymentsProvider {
   activateSubscription(request: CheckoutRequest & { paymentMethodId: string }): Promise<PaymentMethodActivation>
   /** Undoes an activation whose sign-up then failed (say, the email was taken meanwhile): nothing stays charged. */
   cancelSubscription(request: { companyId: string; subscriptionId: string }): Promise<void>
+
+  /** Creates the company's connected account (or returns a fresh onboarding link for an existing one). */
+  connectAccount(request: { companyId: string; email: string; businessName: string; existingAccountId: string | null; returnUrl: string }): Promise<ConnectedAccount>
+  /** A hosted page where the invoice's client pays its balance (plus any surcharge) to the company's account. */
+  createInvoicePayment(request: InvoicePaymentRequest): Promise<HostedSession>
+  /** Checks the signature on the raw body and parses the event; throws WebhookSignatureError when it does not verify. */
+  verifyWebhook(rawBody: Buffer, signatureHeader: string | undefined): ProcessorEvent
 }

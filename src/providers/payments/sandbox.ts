@@ -3,7 +3,7 @@
 // manage the subscription. Records name the provider 'sandbox', so nothing claims a real charge.
 import { randomBytes } from 'node:crypto'
 import { AppError } from '../../core/errors.js'
-import type { CheckoutRequest, HostedSession, PaymentMethodActivation, PaymentsProvider } from './provider.js'
+import { WebhookSignatureError, type CheckoutRequest, type ConnectedAccount, type HostedSession, type InvoicePaymentRequest, type PaymentMethodActivation, type PaymentsProvider, type ProcessorEvent } from './provider.js'
 
 const SESSION_TTL_MS = 24 * 60 * 60 * 1000
 const id = (prefix: string) => `${prefix}_sandbox_${randomBytes(16).toString('base64url')}`
@@ -35,6 +35,21 @@ export class SandboxPayments implements PaymentsProvider {
 
   async cancelSubscription(request: { companyId: string; subscriptionId: string }): Promise<void> {
     this.active.delete(request.subscriptionId)
+  }
+
+  /** The sandbox account can take (pretend) payments at once: there is no processor sign-up to finish. */
+  async connectAccount(request: { existingAccountId: string | null }): Promise<ConnectedAccount> {
+    return { accountId: request.existingAccountId ?? id('acct'), chargesEnabled: true, onboardingUrl: null }
+  }
+
+  /** The sandbox's own pay page for the invoice (src/transports/pages/invoice-page.ts), found by the invoice's public token. */
+  async createInvoicePayment(request: InvoicePaymentRequest): Promise<HostedSession> {
+    return { id: id('cs'), url: `${this.urls.siteRoot}/sandbox/invoices/${request.publicToken}`, expiresAt: new Date(this.now().getTime() + SESSION_TTL_MS) }
+  }
+
+  /** Payments on the sandbox page are recorded by the page itself; no processor sends webhooks here. */
+  verifyWebhook(): ProcessorEvent {
+    throw new WebhookSignatureError('The sandbox payments provider takes no processor webhooks.')
   }
 
   /** Subscriptions activated and not cancelled (the sandbox keeps them in memory; no money moves). */

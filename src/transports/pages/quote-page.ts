@@ -89,7 +89,8 @@ ${answerable ? `
     <label for="signature">Type your full name to accept</label>
     <input type="text" id="signature" name="name" autocomplete="name" required minlength="2" maxlength="200">
     <p class="muted">Typing your name is your signature. We record it with the time and your internet address.</p>
-    <button type="submit" class="accept">Accept quote for ${money.format(q.total)}</button>
+    <button type="submit" class="accept">${q.deposit ? `Accept and pay ${money.format(q.deposit.amount)} deposit` : `Accept quote for ${money.format(q.total)}`}</button>
+    ${q.deposit ? `<p class="muted">A deposit of ${money.format(q.deposit.amount)} incl. GST confirms the booking; it comes off the final invoice.</p>` : ''}
   </form>
 </section>
 <section class="card">
@@ -111,9 +112,11 @@ async function answer(ctx: Context, deps: Deps, act: () => Promise<PublicQuoteVi
   const token = ctx.params.token!
   setPageHeaders(ctx)
   try {
-    await act()
+    const result = await act()
     ctx.status = 303
-    ctx.redirect(`/q/${token}`)
+    // Accepting a quote that asks for a deposit takes the client straight to paying it.
+    const deposit = result.depositInvoice
+    ctx.redirect(deposit ? new URL(deposit.paymentUrl ?? deposit.publicUrl).pathname : `/q/${token}`)
   } catch (error) {
     if (!(error instanceof AppError) || error.code === 'not_found' || error.code === 'internal_error') throw error
     // Show the page again with the reason (expired, already answered, name missing).

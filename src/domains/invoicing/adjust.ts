@@ -1,0 +1,102 @@
+// What happens to an invoice after it is issued. A sent invoice is never edited or deleted: it is
+// voided (only while nothing is paid on it) and a new one generated, or reduced by a credit note
+// (an adjustment note, CN-00001). Payments received outside the processor are recorded here too.
+import { randomUUID } from 'node:crypto'
+import type { Static } from 'typebox'
+import type { Deps } from '../../core/deps.js'
+import type { Principal } from '../../core/access.js'
+import { AppError, notFound } from '../../core/errors.js'
+import { parseDollars } from '../../core/money.js'
+import { sydneyDate } from '../../core/period.js'
+import { withTenant } from '../../db/sql.js'
+import { withTenantThenStart } from '../../temporal/outbox.js'
+import { recordPayment } from '../payments/record.js'
+import { issueInvoice } from './issue.js'
+import { balanceCents, findInvoice } from './queries.js'
+import type { CreditNoteInput, RecordPaymentInput, SendInvoiceInput, VoidInvoiceInput } from './schema.js'
+import { queueInvoiceMessages } from './send.js'
+import { loadInvoice } from './service.js'
+
+export async function voidInvoice(deps: Deps, principal: Principal, input: Static<typeof VoidInvoiceInput>) {
+  const now = deps.clock.now()
+  return withTenant(deps.db, principal.companyId, async (tx) => {
+    const inv = await findInvoice(tx, input.id, sydneyDate(now), { forUpdate: true })
+    if (!inv) throw notFound('Invoice')
+    if (inv.stored_status === 'Void') throw new AppError('conflict', `${inv.invoice_number} is already void.`, { invoice_status: 'Void' })
+    if (Number(inv.amount_paid_cents) > 0) {
+      throw new AppError('conflict', `${inv.invoice_number} has payments recorded, so it cannot be voided; issue a credit note (POST /api/v1/invoices/${inv.id}/credit-notes) for what should not be charged.`, { invoice_status: inv.status })
+    }
+    const [credited] = await tx<{ n: number }[]>`select count(*)::int as n from invoices where credits_invoice_id = ${inv.id} and status <> 'Void'`
+    if (credited!.n > 0) throw new AppError('conflict', `${inv.invoice_number} has credit notes against it; void those first.`, {})
+    await tx`update invoices set status = 'Void', voided_at = ${now}, void_reason = ${input.reason}, updated_at = ${now} where id = ${inv.id}`
+    if (inv.kind === 'credit_note') {
+      // The credited invoice owes that amount again.
+      await tx`update invoices set amount_credited_cents = amount_credited_cents - ${Number(inv.total_cents)}, updated_at = ${now} where id = ${inv.credits_invoice_id}`
+      await tx`update invoices set
+                 status = case when amount_paid_cents + amount_credited_cents >= total_cents then 'Paid'
+                               when amount_paid_cents > 0 then 'Partially Paid' when sent_count > 0 then 'Sent' else 'Draft' end,
+                 paid_at = case when amount_paid_cents + amount_credited_cents >= total_cents then paid_at end
+               where id = ${inv.credits_invoice_id}`
+    }
+    return { invoice: await loadInvoice(deps, tx, inv.id) }
+  })
+}
+
+export async function creditNote(deps: Deps, principal: Principal, input: Static<typeof CreditNoteInput>) {
+  const now = deps.clock.now()
+  const amount = parseDollars(input.amount, 'amount')
+  return withTenant(deps.db, principal.companyId, async (tx) => {
+    const inv = await findInvoice(tx, input.id, sydneyDate(now), { forUpdate: true })
+    if (!inv) throw notFound('Invoice')
+    if (inv.kind === 'credit_note' || inv.stored_status === 'Void') throw new AppError('conflict', `${inv.invoice_number} is ${inv.kind === 'credit_note' ? 'a credit note' : 'void'}; credit the invoice itself.`, {})
+    const balance = balanceCents(inv)
+    const unpaid = Number(inv.amount_paid_cents) === 0
+    if (amount > balance || (unpaid && amount === balance)) {
+      throw new AppError('validation_error', unpaid && amount === balance
+        ? `That would credit all of unpaid ${inv.invoice_number}; void it instead (POST /api/v1/invoices/${inv.id}/void) and generate a new one if needed.`
+        : `A credit note can reduce ${inv.invoice_number} by at most its balance of $${(balance / 100).toFixed(2)}. For money already paid, refund it outside the service and record why.`, {
+        messages: [`amount: at most ${(balance / 100).toFixed(2)}${unpaid ? ' (less than the whole balance: void an invoice to cancel it)' : ''}`],
+      })
+    }
+    // The credit carries the invoice's own GST ratio, so the two stay consistent to the cent.
+    const total = Number(inv.total_cents)
+    const gst = Number((2n * BigInt(amount) * BigInt(inv.gst_cents) + BigInt(total)) / (2n * BigInt(total)))
+    const id = await issueInvoice(tx, {
+      companyId: principal.companyId, leadId: inv.lead_id, jobId: inv.job_id, quoteId: inv.quote_id, kind: 'credit_note',
+      lines: [{ description: `Credit against ${inv.invoice_number}: ${input.reason}`, quantity: 1, unitPriceCents: amount - gst, totalCents: amount - gst, gstCents: gst, source: 'credit', sourceInvoiceId: inv.id }],
+      dueInDays: 0, notes: null, creditsInvoiceId: inv.id, sent: true, now,
+    })
+    const settled = amount === balance
+    await tx`update invoices set amount_credited_cents = amount_credited_cents + ${amount},
+             status = ${settled ? 'Paid' : inv.stored_status}, paid_at = ${settled ? now : null}, updated_at = ${now} where id = ${inv.id}`
+    return { credit_note: await loadInvoice(deps, tx, id), invoice: await loadInvoice(deps, tx, inv.id) }
+  })
+}
+
+export async function recordManualPayment(deps: Deps, principal: Principal, input: Static<typeof RecordPaymentInput>) {
+  const amount = parseDollars(input.amount, 'amount')
+  const receivedAt = input.received_at ? new Date(input.received_at) : deps.clock.now()
+  return withTenant(deps.db, principal.companyId, async (tx) => {
+    const [exists] = await tx<{ id: string }[]>`select id from invoices where id = ${input.id}`
+    if (!exists) throw notFound('Invoice')
+    // Without a reference, each call is a new payment (the Idempotency-Key header makes a retry safe).
+    const reference = input.reference?.trim() || null
+    return recordPayment(deps, tx, principal.companyId, {
+      invoiceId: input.id, amountCents: amount, surchargeCents: 0, method: input.method, provider: 'manual',
+      providerPaymentId: reference ? `${input.id}:${reference}` : `${input.id}:${randomUUID()}`, reference, receivedAt, alreadyTaken: false,
+    })
+  })
+}
+
+export async function sendInvoice(deps: Deps, principal: Principal, input: Static<typeof SendInvoiceInput>) {
+  const now = deps.clock.now()
+  return withTenantThenStart(deps, principal.companyId, async (tx, start) => {
+    const inv = await findInvoice(tx, input.id, sydneyDate(now))
+    if (!inv) throw notFound('Invoice')
+    if (inv.stored_status === 'Void') throw new AppError('conflict', `${inv.invoice_number} is void and cannot be sent.`, { invoice_status: 'Void' })
+    const delivery = await queueInvoiceMessages(deps, tx, start, {
+      companyId: principal.companyId, invoiceId: inv.id, sms: input.send_sms ?? false, email: input.send_email ?? true, message: input.message, now,
+    })
+    return { invoice: await loadInvoice(deps, tx, inv.id), delivery }
+  })
+}

@@ -1,0 +1,85 @@
+// Invoicing settings per company: payment terms (14 days unless set), the deposit new quotes ask
+// for, the card surcharge (off by default; never above the stated cost of card acceptance), the
+// state the business trades in, and bank-transfer instructions printed on invoices.
+import type postgres from 'postgres'
+import type { Static } from 'typebox'
+import type { Deps } from '../../core/deps.js'
+import type { Principal } from '../../core/access.js'
+import { validationError } from '../../core/errors.js'
+import { withTenant } from '../../db/sql.js'
+import type { UpdateInvoicingSettingsInput } from './schema.js'
+
+export interface InvoicingSettings {
+  payment_terms_days: number
+  default_deposit_percent: number | null
+  card_surcharge_percent: number | null
+  card_acceptance_cost_percent: number | null
+  state: string | null
+  payment_instructions: string | null
+}
+
+export const DEFAULT_PAYMENT_TERMS_DAYS = 14
+
+const DEFAULTS: InvoicingSettings = {
+  payment_terms_days: DEFAULT_PAYMENT_TERMS_DAYS, default_deposit_percent: null, card_surcharge_percent: null,
+  card_acceptance_cost_percent: null, state: null, payment_instructions: null,
+}
+
+const numberOrNull = (v: string | number | null) => (v === null ? null : Number(v))
+
+export async function readSettings(tx: postgres.TransactionSql): Promise<InvoicingSettings> {
+  const [row] = await tx<(Omit<InvoicingSettings, 'default_deposit_percent' | 'card_surcharge_percent' | 'card_acceptance_cost_percent'> & Record<string, string | null>)[]>`
+    select payment_terms_days, default_deposit_percent, card_surcharge_percent, card_acceptance_cost_percent, state, payment_instructions
+    from invoicing_settings`
+  if (!row) return { ...DEFAULTS }
+  return {
+    payment_terms_days: row.payment_terms_days,
+    default_deposit_percent: numberOrNull(row.default_deposit_percent ?? null),
+    card_surcharge_percent: numberOrNull(row.card_surcharge_percent ?? null),
+    card_acceptance_cost_percent: numberOrNull(row.card_acceptance_cost_percent ?? null),
+    state: row.state,
+    payment_instructions: row.payment_instructions,
+  }
+}
+
+const twoDecimals = (v: number | null | undefined, field: string, problems: string[]) => {
+  if (v !== null && v !== undefined && Math.abs(Math.round(v * 100) - v * 100) > 1e-6) problems.push(`${field}: use at most two decimals`)
+}
+
+export async function getSettings(deps: Deps, principal: Principal) {
+  return { settings: await withTenant(deps.db, principal.companyId, readSettings) }
+}
+
+export async function updateSettings(deps: Deps, principal: Principal, input: Static<typeof UpdateInvoicingSettingsInput>) {
+  const problems: string[] = []
+  for (const f of ['default_deposit_percent', 'card_surcharge_percent', 'card_acceptance_cost_percent'] as const) twoDecimals(input[f], f, problems)
+  if (problems.length) throw validationError(problems)
+  return withTenant(deps.db, principal.companyId, async (tx) => {
+    const next = { ...(await readSettings(tx)), ...input }
+    if (next.card_surcharge_percent !== null) {
+      if (next.card_acceptance_cost_percent === null) {
+        throw validationError(['card_surcharge_percent: state what card acceptance costs you (card_acceptance_cost_percent) first; a surcharge may not exceed that cost'])
+      }
+      if (next.card_surcharge_percent > next.card_acceptance_cost_percent) {
+        throw validationError([`card_surcharge_percent: ${next.card_surcharge_percent}% is above your stated cost of card acceptance (${next.card_acceptance_cost_percent}%); a surcharge may not exceed it`])
+      }
+    }
+    await tx`
+      insert into invoicing_settings (company_id, payment_terms_days, default_deposit_percent, card_surcharge_percent,
+                                      card_acceptance_cost_percent, state, payment_instructions, updated_at)
+      values (${principal.companyId}, ${next.payment_terms_days}, ${next.default_deposit_percent}, ${next.card_surcharge_percent},
+              ${next.card_acceptance_cost_percent}, ${next.state}, ${next.payment_instructions}, ${deps.clock.now()})
+      on conflict (company_id) do update set
+        payment_terms_days = excluded.payment_terms_days, default_deposit_percent = excluded.default_deposit_percent,
+        card_surcharge_percent = excluded.card_surcharge_percent, card_acceptance_cost_percent = excluded.card_acceptance_cost_percent,
+        state = excluded.state, payment_instructions = excluded.payment_instructions, updated_at = excluded.updated_at`
+    return { settings: await readSettings(tx) }
+  })
+}
+
+/** The card surcharge on an amount, half up to the cent (0 when off). */
+export function surchargeCents(settings: InvoicingSettings, amountCents: number): number {
+  if (!settings.card_surcharge_percent) return 0
+  const basisPoints = BigInt(Math.round(settings.card_surcharge_percent * 100))
+  return Number((2n * BigInt(amountCents) * basisPoints + 10_000n) / 20_000n)
+}
