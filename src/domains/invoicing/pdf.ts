@@ -13,7 +13,10 @@ const percentFormat = new Intl.NumberFormat('en-AU', { maximumFractionDigits: 2 
 // Invoice dates are calendar dates (YYYY-MM-DD); formatting them in UTC keeps the day as written.
 const dateFormat = new Intl.DateTimeFormat('en-AU', { dateStyle: 'long', timeZone: 'UTC' })
 
-export const formatInvoiceDate = (isoDate: string): string => dateFormat.format(new Date(`${isoDate.slice(0, 10)}T00:00:00Z`))
+const sydneyFormat = new Intl.DateTimeFormat('en-AU', { dateStyle: 'long', timeZone: 'Australia/Sydney' })
+/** A calendar date (YYYY-MM-DD) as written; an instant (voided at) as the day it was in Sydney. */
+export const formatInvoiceDate = (iso: string): string =>
+  iso.length === 10 ? dateFormat.format(new Date(`${iso}T00:00:00Z`)) : sydneyFormat.format(new Date(iso))
 
 /** `51824753556` or `51 824 753 556` -> `51 824 753 556`; anything that is not 11 digits prints as given. */
 export function formatAbn(abn: string): string {

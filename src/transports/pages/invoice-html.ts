@@ -19,7 +19,9 @@ const quantityFormat = new Intl.NumberFormat('en-AU', { maximumFractionDigits: 3
 const percentFormat = new Intl.NumberFormat('en-AU', { maximumFractionDigits: 2 })
 // Invoice dates are calendar dates (YYYY-MM-DD); formatting them in UTC keeps the day as written.
 const dateFormat = new Intl.DateTimeFormat('en-AU', { dateStyle: 'long', timeZone: 'UTC' })
-const longDate = (isoDate: string) => dateFormat.format(new Date(`${isoDate.slice(0, 10)}T00:00:00Z`))
+const sydneyFormat = new Intl.DateTimeFormat('en-AU', { dateStyle: 'long', timeZone: 'Australia/Sydney' })
+/** A calendar date (YYYY-MM-DD) as written; an instant (paid, voided) as the day it was in Sydney. */
+const longDate = (iso: string) => (iso.length === 10 ? dateFormat.format(new Date(`${iso}T00:00:00Z`)) : sydneyFormat.format(new Date(iso)))
 const formatAbn = (abn: string) => {
   const digits = abn.replace(/\D/g, '')
   return digits.length === 11 ? digits.replace(/^(\d{2})(\d{3})(\d{3})(\d{3})$/, '$1 $2 $3 $4') : abn
