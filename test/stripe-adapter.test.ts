@@ -311,7 +311,7 @@ describe('webhooks', () => {
   it('books a paid invoice checkout with the surcharge split off', () => {
     expect(verify(event('checkout.session.completed', paidSession(), { account: 'acct_1TradieSparkyBros' }))).toEqual({
       kind: 'payment', eventId: 'evt_checkout_session_completed', companyId: 'company-3', invoiceId: 'invoice-3',
-      amountCents: 110_000, surchargeCents: 1_650, paymentId: 'pi_paid1', occurredAt: new Date('2026-01-01T00:00:00Z'),
+      amountCents: 110_000, surchargeCents: 1_650, paymentId: 'pi_paid1', occurredAt: new Date('2026-01-01T00:00:00Z'), accountId: 'acct_1TradieSparkyBros',
     })
   })
 

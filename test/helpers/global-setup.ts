@@ -57,7 +57,7 @@ async function startStripeMock(): Promise<{ url: string; stop(): Promise<void> }
   }
   const port = await freePort()
   // Bound to loopback only (-http-port would listen on every interface).
-  const child = spawn(bin, ['-http-addr', `127.0.0.1:${port}`], { stdio: ['ignore', 'ignore', 'pipe'] })
+  const child = spawn(bin, ['-http-addr', `127.0.0.1:${port}`, '-https-addr', '127.0.0.1:0'], { stdio: ['ignore', 'ignore', 'pipe'] })
   let output = ''
   child.stderr?.on('data', (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-4000)

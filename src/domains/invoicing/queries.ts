@@ -92,7 +92,7 @@ export function presentInvoice(row: InvoiceRow, lines: InvoiceLineRow[], siteRoo
     notes: row.notes,
     publicUrl: url,
     pdfUrl: `${url}/pdf`,
-    paymentUrl: paymentsActive && balance > 0 && row.stored_status !== 'Draft' ? `${url}/pay` : null,
+    paymentUrl: paymentsActive && balance > 0 ? `${url}/pay` : null,
     creditsInvoiceId: row.credits_invoice_id,
     replacesInvoiceId: row.replaces_invoice_id,
     voidedAt: row.voided_at?.toISOString() ?? null,

@@ -36,9 +36,13 @@ export async function handleProcessorWebhook(deps: Deps, rawBody: Buffer, signat
   return withTenant(deps.db, event.companyId, async (tx) => {
     const [company] = await tx<{ id: string }[]>`select id from companies where deleted_at is null` // RLS: only this company's row
     if (!company) return { status: 'ignored' as const, event_id: event.eventId, detail: 'unknown company' }
-    if (!(await firstTime(tx, provider, event, event.companyId, 'payment'))) return { status: 'duplicate' as const, event_id: event.eventId }
+    // The money must have gone to this company's own account: metadata alone could name anyone's
+    // invoice (a session made on another account with our ids copied in).
+    const [account] = await tx<{ account_id: string }[]>`select account_id from payment_accounts where provider = ${provider}`
+    if (!account || account.account_id !== event.accountId) return { status: 'ignored' as const, event_id: event.eventId, detail: 'not paid to this company\'s account' }
     const [invoice] = await tx<{ id: string }[]>`select id from invoices where id = ${event.invoiceId}`
     if (!invoice) return { status: 'ignored' as const, event_id: event.eventId, detail: 'unknown invoice' }
+    if (!(await firstTime(tx, provider, event, event.companyId, 'payment'))) return { status: 'duplicate' as const, event_id: event.eventId }
     const result = await recordPayment(deps, tx, event.companyId, {
       invoiceId: event.invoiceId, amountCents: event.amountCents, surchargeCents: event.surchargeCents, method: 'card', provider,
       providerPaymentId: event.paymentId, reference: event.paymentId, receivedAt: event.occurredAt, alreadyTaken: true,

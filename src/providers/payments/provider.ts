@@ -59,7 +59,11 @@ export interface InvoicePaymentRequest {
  * anything else comes back as kind 'ignored' (and is still acknowledged).
  */
 export type ProcessorEvent =
-  | { kind: 'payment'; eventId: string; companyId: string; invoiceId: string; amountCents: number; surchargeCents: number; paymentId: string; occurredAt: Date }
+  | {
+    kind: 'payment'; eventId: string; companyId: string; invoiceId: string; amountCents: number; surchargeCents: number; paymentId: string; occurredAt: Date
+    /** The connected account the money went to: it must be the named company's own (null when the processor names none). */
+    accountId: string | null
+  }
   | { kind: 'account'; eventId: string; accountId: string; chargesEnabled: boolean; occurredAt: Date }
   | { kind: 'ignored'; eventId: string; type: string }
 

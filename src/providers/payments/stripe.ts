@@ -227,7 +227,7 @@ function toProcessorEvent(event: Stripe.Event): ProcessorEvent {
       if (!Number.isInteger(surchargeCents)) return ignored
       const intent = session.payment_intent
       const paymentId = (typeof intent === 'string' ? intent : intent?.id) ?? session.id
-      return { kind: 'payment', eventId: event.id, companyId, invoiceId, amountCents: session.amount_total - surchargeCents, surchargeCents, paymentId, occurredAt }
+      return { kind: 'payment', eventId: event.id, companyId, invoiceId, amountCents: session.amount_total - surchargeCents, surchargeCents, paymentId, occurredAt, accountId: event.account ?? null }
     }
     case 'account.updated':
       return { kind: 'account', eventId: event.id, accountId: event.data.object.id, chargesEnabled: !!event.data.object.charges_enabled, occurredAt }
