@@ -32,15 +32,22 @@ function divRound(n: bigint, d: bigint): bigint {
 
 /**
  * Gives each quote line its share of the quote's GST (largest remainder), so the shares add up to
- * the quote's GST exactly and each is within a cent of 10% of its line.
+ * the quote's GST exactly and each is within a cent of 10% of its line: each share is 10% of its
+ * line rounded down or up, the largest remainders rounded up. That always fits, because the quote's
+ * GST (10% of the subtotal, rounded) lies between those two sums; sharing it in proportion to the
+ * lines instead can put a line 1.1 cents off. A GST outside that range (never expected) is shared
+ * in proportion.
  */
 export function basisFromQuote(lines: Omit<BasisLine, 'gstCents'>[], quoteGstCents: number): BasisLine[] {
   const subtotal = BigInt(sum(lines.map((l) => l.totalCents)))
   if (subtotal === 0n) return lines.map((l) => ({ ...l, gstCents: 0 }))
   const gst = BigInt(quoteGstCents)
+  const roundedDown = lines.reduce((a, l) => a + BigInt(l.totalCents) / 10n, 0n)
+  const byTenth = gst >= roundedDown && gst <= roundedDown + BigInt(lines.filter((l) => l.totalCents % 10 !== 0).length)
+  const [numerator, denominator] = byTenth ? [1n, 10n] : [gst, subtotal]
   const shares = lines.map((l, i) => {
-    const exact = BigInt(l.totalCents) * gst
-    return { i, floor: exact / subtotal, remainder: exact % subtotal }
+    const exact = BigInt(l.totalCents) * numerator
+    return { i, floor: exact / denominator, remainder: exact % denominator }
   })
   let left = gst - shares.reduce((a, s) => a + s.floor, 0n)
   const order = [...shares].sort((a, b) => (a.remainder === b.remainder ? a.i - b.i : a.remainder > b.remainder ? -1 : 1))

@@ -9,13 +9,14 @@ import { withTenant } from '../../db/sql.js'
 import { findQuoteByToken, lineItemsFor, presentQuote, type QuoteRow } from './queries.js'
 import { onStatusChange } from './service.js'
 import { issueDepositInvoice } from '../invoicing/deposit.js'
+import { loadInvoice } from '../invoicing/service.js'
 
 export interface PublicQuoteView {
   quote: ReturnType<typeof presentQuote>
   business: { name: string; abn: string | null; phone: string | null; email: string }
   client: { name: string; address: string | null; suburb: string | null }
-  /** Set when accepting issued the deposit invoice: where the client pays it. */
-  depositInvoice?: { publicUrl: string; paymentUrl: string | null }
+  /** The deposit invoice once the quote is accepted: where the client sees and pays it. */
+  depositInvoice?: { publicUrl: string; paymentUrl: string | null; balance: number }
 }
 
 async function companyFor(deps: Deps, token: string): Promise<string> {
@@ -47,10 +48,13 @@ async function view(deps: Deps, tx: postgres.TransactionSql, token: string): Pro
     select business_name, abn, phone, contact_email from companies`
   const [lead] = await tx<{ name: string; address: string | null; suburb: string | null }[]>`
     select name, address, suburb from leads where id = ${row.lead_id}`
+  const quote = presentQuote(row, lines.get(row.id)!, deps.urls.siteRoot)
+  const deposit = quote.deposit?.invoiceId ? await loadInvoice(deps, tx, quote.deposit.invoiceId) : null
   return {
-    quote: presentQuote(row, lines.get(row.id)!, deps.urls.siteRoot),
+    quote,
     business: { name: company!.business_name, abn: company!.abn, phone: company!.phone, email: company!.contact_email },
     client: lead!,
+    ...(deposit && { depositInvoice: { publicUrl: deposit.publicUrl, paymentUrl: deposit.paymentUrl, balance: deposit.balance } }),
   }
 }
 
@@ -84,7 +88,7 @@ export async function acceptPublicQuote(deps: Deps, token: string, signature: { 
     const result = await view(deps, tx, token)
     await onStatusChange(tx, companyId, row, result.quote, now)
     const deposit = await issueDepositInvoice(deps, tx, companyId, row, now)
-    if (deposit) result.depositInvoice = { publicUrl: deposit.invoice.publicUrl, paymentUrl: deposit.invoice.paymentUrl }
+    if (deposit) result.depositInvoice = { publicUrl: deposit.invoice.publicUrl, paymentUrl: deposit.invoice.paymentUrl, balance: deposit.invoice.balance }
     return result
   })
 }

@@ -36,6 +36,14 @@ const STYLE = `
   :focus-visible { outline: 3px solid #2563eb; outline-offset: 2px; }
 `
 
+/** After acceptance: the deposit invoice, with a way to pay what is still owed on it. */
+function depositNote(d: NonNullable<PublicQuoteView['depositInvoice']>): string {
+  const path = (url: string) => new URL(url).pathname
+  if (d.balance <= 0) return `<p class="muted" id="deposit">Deposit paid, thank you. <a href="${e(path(d.publicUrl))}">View the deposit invoice</a>.</p>`
+  const pay = d.paymentUrl ? `<a href="${e(path(d.paymentUrl))}" id="pay-deposit">Pay the ${money.format(d.balance)} deposit</a>` : `Deposit of ${money.format(d.balance)} owing`
+  return `<p class="status Sent" id="deposit">${pay} · <a href="${e(path(d.publicUrl))}">deposit invoice</a></p>`
+}
+
 function render(v: PublicQuoteView, token: string, error?: string): string {
   const q = v.quote
   const answerable = q.status === 'Sent' || q.status === 'Viewed'
@@ -68,6 +76,7 @@ function render(v: PublicQuoteView, token: string, error?: string): string {
 </header>
 <p class="status ${e(q.status)}" role="status" id="quote-status" data-status="${e(q.status)}">${e(statusText[q.status] ?? q.status)}</p>
 ${error ? `<p class="error" role="alert">${e(error)}</p>` : ''}
+${v.depositInvoice ? depositNote(v.depositInvoice) : ''}
 <section class="card" aria-labelledby="items-heading">
   <h2 id="items-heading">What's included</h2>
   <table>
