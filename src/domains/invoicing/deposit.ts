@@ -3,7 +3,7 @@
 // follows the quote's own split; the job's final invoice nets it off.
 import type postgres from 'postgres'
 import type { Deps } from '../../core/deps.js'
-import { lineItemsFor, type QuoteRow } from '../quotes/queries.js'
+import { depositCents, lineItemsFor, type QuoteRow } from '../quotes/queries.js'
 import { basisFromQuote, basisTotals, claimAmount, claimPercent, type Amounts, type BasisLine } from './allocation.js'
 import { issueInvoice, recordInvoiceSent } from './issue.js'
 import { paymentsActive } from './queries.js'
@@ -39,6 +39,8 @@ export async function issueDepositInvoice(deps: Deps, tx: postgres.TransactionSq
   if (existing) return null
   const basis = await quoteBasis(tx, quote)
   if (basisTotals(basis).subtotalCents === 0) return null
+  // A small percentage of a tiny quote can round to $0.00: no deposit then (claiming $0 would refuse the acceptance).
+  if (depositCents(quote) === 0) return null
   const amounts = depositAmounts(basis, rule)
   const label = rule.percent !== null ? `Deposit (${rule.percent}%) on quote ${quote.quote_number}` : `Deposit on quote ${quote.quote_number}`
   const id = await issueInvoice(tx, {
