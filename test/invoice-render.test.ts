@@ -6,7 +6,8 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { chromium, type Browser } from 'playwright-core'
+import type { Browser } from 'playwright-core'
+import { launchChromium, phoneContext } from './helpers/browser.js'
 import type { Invoice, InvoiceDocument, InvoiceLine } from '../src/domains/invoicing/document.js'
 import { renderInvoicePdf } from '../src/domains/invoicing/pdf.js'
 import { renderInvoicePage } from '../src/transports/pages/invoice-html.js'
@@ -211,17 +212,14 @@ describe('renderInvoicePage', () => {
 describe('invoice page in chromium at phone width', () => {
   let browser: Browser
   beforeAll(async () => {
-    browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    })
+    browser = await launchChromium()
   })
   afterAll(() => browser?.close())
 
   it('fits 390 px without sideways scrolling and shows the pay button', async () => {
     // An unbroken part number is the usual way a table pushes a phone page sideways.
     const doc = invoiceDocument([...finalLines, line('Rheem part RHM-491-0000000000000000000000000000000000000000-B', 2, 1234.56)])
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, locale: 'en-AU' })
+    const context = await phoneContext(browser)
     const page = await context.newPage()
     await page.setContent(renderInvoicePage(doc, { ...options, notice: 'Payment received, thank you' }))
     expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390)

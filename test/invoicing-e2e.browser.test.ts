@@ -6,7 +6,8 @@
 // Expected amounts are worked out here from the quote's lines, not read back from the service.
 import { mkdirSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { launchChromium, phoneContext } from './helpers/browser.js'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { onboard, startTestApp, type TestApp } from './helpers/app.js'
 import { connectHttp } from './helpers/mcp.js'
@@ -25,10 +26,7 @@ beforeAll(async () => {
   const connected = await app.call('POST', '/api/v1/payments/account', { key: company.api_key })
   expect(connected.body.account).toMatchObject({ status: 'active', provider: 'sandbox' })
   client = await connectHttp(app, company.api_key)
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
-  })
+  browser = await launchChromium()
 })
 afterAll(async () => {
   await browser?.close()
@@ -36,7 +34,7 @@ afterAll(async () => {
   await app?.stop()
 })
 
-const phone = (): Promise<BrowserContext> => browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, locale: 'en-AU' })
+const phone = (): Promise<BrowserContext> => phoneContext(browser)
 const cents = (dollars: number) => Math.round(dollars * 100)
 /** Round half up of n / d, in integers (the quote's own rule, written again here). */
 const divRound = (n: number, d: number) => Math.floor((2 * n + d) / (2 * d))

@@ -8,7 +8,8 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } 
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { chromium, type Browser } from 'playwright-core'
+import type { Browser } from 'playwright-core'
+import { launchChromium, phoneContext } from './helpers/browser.js'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { onboard, startTestApp, type TestApp } from './helpers/app.js'
 import { connectHttp } from './helpers/mcp.js'
@@ -36,10 +37,7 @@ beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true })
   app = await startTestApp()
   shop = await tenant('Harbour City Plumbing', { connect: true, abn: '51 824 753 556' })
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
-  })
+  browser = await launchChromium()
 })
 afterAll(async () => {
   await browser?.close()
@@ -96,7 +94,7 @@ describe('the tax invoice PDF', () => {
 describe('the invoice page at phone width', () => {
   it('shows status and totals, Pays on the sandbox card page and comes back Paid', async () => {
     const { invoice } = await invoiced(shop, 1234.56, { send_email: true })
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, locale: 'en-AU' })
+    const context = await phoneContext(browser)
     const page = await context.newPage()
     expect((await page.goto(invoice.publicUrl))!.status()).toBe(200)
     expect(await page.locator('#invoice-status').getAttribute('data-status')).toBe('Sent')

@@ -3,7 +3,8 @@
 // Screenshots go to test-results/screenshots/.
 import { mkdirSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { chromium, type Browser, type BrowserContext } from 'playwright-core'
+import type { Browser, BrowserContext } from 'playwright-core'
+import { launchChromium, phoneContext } from './helpers/browser.js'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { onboard, startTestApp, type TestApp } from './helpers/app.js'
 import { connectHttp } from './helpers/mcp.js'
@@ -24,10 +25,7 @@ beforeAll(async () => {
   company = await onboard(app, { plan: 'business', stripe_payment_method_id: 'pm_card_visa', business_name: 'Harbour City Plumbing', abn: '51 824 753 556', phone: '02 9000 1234' })
   client = await connectHttp(app, company.api_key)
   lead = (await tool(client, 'leads.create', { name: 'Morgan Blake', phone: '0412 987 654', suburb: 'Marrickville' })).lead
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
-  })
+  browser = await launchChromium()
 })
 afterAll(async () => {
   await browser?.close()
@@ -35,7 +33,7 @@ afterAll(async () => {
   await app?.stop()
 })
 
-const phone = (): Promise<BrowserContext> => browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, locale: 'en-AU' })
+const phone = (): Promise<BrowserContext> => phoneContext(browser)
 
 async function sentQuote(validUntil?: string) {
   const { quote } = await tool(client, 'quotes.create', {

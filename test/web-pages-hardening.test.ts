@@ -3,7 +3,7 @@
 // sandbox pages send the quote page's security headers; request logs never carry a page token.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { chromium } from 'playwright-core'
+import { launchChromium } from './helpers/browser.js'
 import { onboard, startTestApp, type TestApp } from './helpers/app.js'
 import { connectHttp } from './helpers/mcp.js'
 import { tool } from './helpers/tools.js'
@@ -167,10 +167,7 @@ describe('cross-site form posts from a real browser (Debian chromium)', () => {
   it('a form on another site that posts to the accept URL is refused; the same form on the quote page works', async () => {
     const quote = await sentQuote()
     const acceptUrl = `${app.runtime.deps.urls.siteRoot}/q/${quote.token}/accept`
-    const browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
-    })
+    const browser = await launchChromium()
     try {
       const page = await browser.newPage()
       // An attacker's page, served by the browser's request interception at an origin of its own.

@@ -2,6 +2,16 @@
 import { escapeHtml } from '../../core/html-escape.js'
 export { escapeHtml }
 
+/** The look the client-facing pages (quote, invoice) share: phone first, system fonts, cards. */
+export const CLIENT_PAGE_STYLE = `
+  :root { color-scheme: light; }
+  body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 0; color: #1b1b1b; background: #f6f7f9; line-height: 1.5; }
+  main { max-width: 40rem; margin: 0 auto; padding: 1rem; }
+  header { margin-bottom: 1rem; } header p { margin: 0; color: #444; font-size: .95rem; }
+  h1 { font-size: 1.4rem; margin: .25rem 0; } h2 { font-size: 1.1rem; margin: 0 0 .5rem; }
+  .card { background: #fff; border: 1px solid #d9dce1; border-radius: .75rem; padding: 1rem; margin: 1rem 0; }
+`
+
 export function page(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en-AU">

@@ -2,7 +2,7 @@
 // style family as the quote page. Pure: the route decides the pay and PDF links and any notice, and
 // sends it with setPageHeaders (noindex, no-store, a CSP that allows inline style only).
 import type { InvoiceDocument, InvoiceStatus } from '../../domains/invoicing/document.js'
-import { escapeHtml as e } from './html.js'
+import { CLIENT_PAGE_STYLE, escapeHtml as e } from './html.js'
 
 export interface InvoicePageOptions {
   /** Where the client pays online; null hides the pay button. */
@@ -32,13 +32,7 @@ function safeHref(url: string | null): string | null {
   return url && /^(https?:\/\/|\/(?!\/))/i.test(url) ? url : null
 }
 
-const STYLE = `
-  :root { color-scheme: light; }
-  body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 0; color: #1b1b1b; background: #f6f7f9; line-height: 1.5; }
-  main { max-width: 40rem; margin: 0 auto; padding: 1rem; }
-  header { margin-bottom: 1rem; } header p { margin: 0; color: #444; font-size: .95rem; }
-  h1 { font-size: 1.4rem; margin: .25rem 0; } h2 { font-size: 1.1rem; margin: 0 0 .5rem; }
-  .card { background: #fff; border: 1px solid #d9dce1; border-radius: .75rem; padding: 1rem; margin: 1rem 0; }
+const STYLE = `${CLIENT_PAGE_STYLE}
   dl { display: grid; grid-template-columns: auto 1fr; gap: .25rem 1rem; margin: 0; }
   dt { color: #555; } dd { margin: 0; font-weight: 600; text-align: right; }
   table { width: 100%; border-collapse: collapse; font-size: .95rem; }

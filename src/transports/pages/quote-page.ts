@@ -5,20 +5,14 @@ import type { Context } from 'koa'
 import type { Deps } from '../../core/deps.js'
 import { AppError } from '../../core/errors.js'
 import { acceptPublicQuote, declinePublicQuote, openPublicQuote, type PublicQuoteView } from '../../domains/quotes/public.js'
-import { escapeHtml as e } from './html.js'
+import { CLIENT_PAGE_STYLE, escapeHtml as e } from './html.js'
 import { formFields, refuseCrossSite, setPageHeaders } from '../http-hygiene.js'
 
 const money = new Intl.NumberFormat('en-AU', { style: 'currency', currency: 'AUD' })
 const longDate = (iso: string) => new Intl.DateTimeFormat('en-AU', { dateStyle: 'long', timeZone: 'Australia/Sydney' }).format(new Date(iso.length === 10 ? `${iso}T12:00:00+10:00` : iso))
 const formatAbn = (abn: string) => abn.replace(/^(\d{2})(\d{3})(\d{3})(\d{3})$/, '$1 $2 $3 $4')
 
-const STYLE = `
-  :root { color-scheme: light; }
-  body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 0; color: #1b1b1b; background: #f6f7f9; line-height: 1.5; }
-  main { max-width: 40rem; margin: 0 auto; padding: 1rem; }
-  header { margin-bottom: 1rem; } header p { margin: 0; color: #444; font-size: .95rem; }
-  h1 { font-size: 1.4rem; margin: .25rem 0; } h2 { font-size: 1.1rem; margin: 0 0 .5rem; }
-  .card { background: #fff; border: 1px solid #d9dce1; border-radius: .75rem; padding: 1rem; margin: 1rem 0; }
+const STYLE = `${CLIENT_PAGE_STYLE}
   table { width: 100%; border-collapse: collapse; font-size: .95rem; }
   th, td { text-align: left; padding: .5rem .25rem; border-bottom: 1px solid #e6e8eb; vertical-align: top; }
   th.num, td.num { text-align: right; white-space: nowrap; }
