@@ -10,6 +10,7 @@ import { KeyRateLimiter } from './core/auth.js'
 import type { Registry } from './core/registry.js'
 import { API_PREFIX, restRouter } from './transports/rest.js'
 import { buildOpenApi } from './transports/openapi.js'
+import { outboundEvents } from './domains/webhooks/events.js'
 import { buildDocs } from './transports/docs.js'
 import { buildAgentCard, buildMcpServerCard } from './transports/wellknown.js'
 import { sandboxPaymentPages } from './transports/pages/sandbox-payments.js'
@@ -115,7 +116,7 @@ export function createApp(deps: Deps, registry: Registry, options: AppOptions): 
     ctx.status = ready ? 200 : 503
     ctx.body = { status: ready ? 'ready' : 'not_ready', checks }
   })
-  const openapi = buildOpenApi(registry, deps.urls.apiBase)
+  const openapi = buildOpenApi(registry, deps.urls.apiBase, outboundEvents())
   const docs = buildDocs(registry, deps.urls)
   const agentCard = buildAgentCard(registry, deps.urls)
   const mcpServerCard = buildMcpServerCard(deps.urls)

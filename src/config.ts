@@ -53,6 +53,16 @@ const ConfigSchema = Type.Object({
   FAILPOINT: Type.Optional(Type.String()),
   TRIAL_DAYS: Type.Number({ minimum: 0, default: 14 }),
   OUTBOX_RELAY_INTERVAL_MS: Type.Integer({ minimum: 50, default: 5000 }),
+  /** Let webhooks reach private, loopback and link-local addresses (tests with a local receiver). Off by default. */
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: Type.Boolean({ default: false }),
+  /** Delays before each delivery attempt, ms, comma separated; default 0,5s,5m,30m,2h,5h,10h,10h. */
+  WEBHOOK_RETRY_SCHEDULE_MS: Type.Optional(Type.String()),
+  /** Per-attempt timeout. */
+  WEBHOOK_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 15000 }),
+  /** A subscription failing this long is disabled and its owner emailed. */
+  WEBHOOK_DISABLE_AFTER_DAYS: Type.Number({ minimum: 0, default: 5 }),
+  /** How often the webhook dispatcher sweeps for deliveries it was not woken for. */
+  WEBHOOK_SWEEP_INTERVAL_MS: Type.Integer({ minimum: 50, default: 2000 }),
 })
 
 export type Config = Static<typeof ConfigSchema>

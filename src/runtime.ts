@@ -15,6 +15,7 @@ import { createApp } from './app.js'
 import { createEmailProvider, createPaymentsProvider, createSmsProvider } from './providers/index.js'
 import { connectClient, ensureSearchAttributes } from './temporal/connection.js'
 import { WorkflowDispatcher } from './temporal/outbox.js'
+import { WebhookDispatcher } from './domains/webhooks/dispatcher.js'
 import { startWorker, type RunningWorker } from './temporal/worker.js'
 import { API_PREFIX } from './transports/rest.js'
 import { LocalSseSessions } from './transports/mcp/sse.js'
@@ -71,7 +72,12 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
 
   let worker: RunningWorker | null = null
   if (options.worker ?? true) worker = await startWorker(deps, options.temporalAddress, composition.workflows)
-  if (options.relay ?? true) workflows.startRelay(config.OUTBOX_RELAY_INTERVAL_MS)
+  let webhooks: WebhookDispatcher | null = null
+  if (options.relay ?? true) {
+    workflows.startRelay(config.OUTBOX_RELAY_INTERVAL_MS)
+    webhooks = new WebhookDispatcher(deps, config.WEBHOOK_SWEEP_INTERVAL_MS)
+    await webhooks.start()
+  }
 
   let server: Server | null = null
   let url: string | null = null
@@ -109,6 +115,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
         await new Promise<void>((resolve) => server!.close(() => resolve()))
       }
       await sseBus?.stop()
+      await webhooks?.stop()
       await workflows.stopRelay()
       if (worker) await worker.stop()
       await client.connection.close()

@@ -3,3 +3,4 @@
 export { trialLifecycle } from './trial-lifecycle.js'
 export { instantResponse } from './instant-response.js'
 export { deliverMessages } from './deliver-messages.js'
+export { webhookDelivery } from './webhook-delivery.js'

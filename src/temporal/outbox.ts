@@ -45,34 +45,41 @@ export class WorkflowDispatcher {
     this.definitions = new Map(definitions.map((d) => [workflowType(d), d]))
   }
 
-  /** Starts the workflow for an outbox row and marks it started. Never throws: the relay retries. */
-  async dispatch(item: OutboxItem): Promise<boolean> {
-    if (this.failpoint === 'before-workflow-start') process.kill(process.pid, 'SIGKILL')
-    const definition = this.definitions.get(item.workflow_type)
+  /**
+   * Starts a workflow now, with its definition's id policies. True when it runs (or already ran:
+   * the id policy refused a second run, so the work is done); false, logged, when the start failed.
+   */
+  async start(spec: { companyId: string; workflowType: string; workflowId: string; input: unknown }): Promise<{ started: boolean; error?: string }> {
+    const definition = this.definitions.get(spec.workflowType)
     if (!definition) {
-      this.logger.error({ workflowType: item.workflow_type, workflowId: item.workflow_id }, 'outbox names a workflow no domain defines')
-      await this.db.app`select mark_workflow_outbox(${item.id}, ${`no workflow definition for ${item.workflow_type}`})`.catch(() => {})
-      return false
+      this.logger.error({ workflowType: spec.workflowType, workflowId: spec.workflowId }, 'a start names a workflow no domain defines')
+      return { started: false, error: `no workflow definition for ${spec.workflowType}` }
     }
     try {
-      await this.client.workflow.start(item.workflow_type, {
+      await this.client.workflow.start(spec.workflowType, {
         taskQueue: this.taskQueue,
-        workflowId: item.workflow_id,
-        args: [item.input],
+        workflowId: spec.workflowId,
+        args: [spec.input],
         workflowIdConflictPolicy: definition.idConflictPolicy,
         workflowIdReusePolicy: definition.idReusePolicy,
-        typedSearchAttributes: [{ key: CompanyIdKey, value: item.company_id }],
+        typedSearchAttributes: [{ key: CompanyIdKey, value: spec.companyId }],
       })
     } catch (error) {
       if (!(error instanceof WorkflowExecutionAlreadyStartedError)) {
-        this.logger.warn({ err: error, workflowId: item.workflow_id }, 'workflow start failed; the outbox relay will retry')
-        await this.db.app`select mark_workflow_outbox(${item.id}, ${String((error as Error).message ?? error)})`.catch(() => {})
-        return false
+        this.logger.warn({ err: error, workflowId: spec.workflowId }, 'workflow start failed; it will be retried')
+        return { started: false, error: String((error as Error).message ?? error) }
       }
-      // The id's policy refuses another run (it already ran to completion): the work is done, so the row is settled.
+      // The id's policy refuses another run (it already ran to completion): the work is done.
     }
-    await this.db.app`select mark_workflow_outbox(${item.id}, ${null})`
-    return true
+    return { started: true }
+  }
+
+  /** Starts the workflow for an outbox row and marks it started. Never throws: the relay retries. */
+  async dispatch(item: OutboxItem): Promise<boolean> {
+    if (this.failpoint === 'before-workflow-start') process.kill(process.pid, 'SIGKILL')
+    const result = await this.start({ companyId: item.company_id, workflowType: item.workflow_type, workflowId: item.workflow_id, input: item.input })
+    await this.db.app`select mark_workflow_outbox(${item.id}, ${result.started ? null : result.error ?? 'start failed'})`.catch(() => {})
+    return result.started
   }
 
   /** One relay pass: rows older than graceMs that no after-commit start has settled. */

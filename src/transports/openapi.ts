@@ -65,7 +65,38 @@ function operationObject(op: AnyOperation) {
   }
 }
 
-export function buildOpenApi(registry: Registry, apiBase: string) {
+/** An outbound event for OpenAPI 3.1's top-level `webhooks`: what it is, who emits it, the body it POSTs. */
+export interface OutboundEvent {
+  name: string
+  summary: string
+  emittedBy: string[]
+  body: TSchema
+}
+
+const SIGNATURE_HEADERS = [
+  { name: 'webhook-id', in: 'header', required: true, schema: { type: 'string' }, description: 'The event id (evt_...), the same on every retry' },
+  { name: 'webhook-timestamp', in: 'header', required: true, schema: { type: 'string' }, description: 'Unix seconds when this attempt was signed' },
+  { name: 'webhook-signature', in: 'header', required: true, schema: { type: 'string' }, description: 'Standard Webhooks: v1,<base64 HMAC-SHA256 of "id.timestamp.body"> per secret, space separated' },
+  { name: 'X-Webhook-Signature', in: 'header', required: true, schema: { type: 'string' }, description: 't=<unix>,v1=<hex HMAC-SHA256 of "t.body">, one v1 per secret; the key is the base64-decoded part of whsec_...' },
+]
+
+function webhooksSection(events: OutboundEvent[]) {
+  return Object.fromEntries(events.map((e) => [e.name, {
+    post: {
+      summary: e.summary,
+      description: `Emitted by: ${e.emittedBy.join('; ')}.`,
+      parameters: SIGNATURE_HEADERS,
+      requestBody: { required: true, content: { 'application/json': { schema: plain(e.body) } } },
+      responses: {
+        '2XX': { description: 'Received; nothing is sent again' },
+        '410': { description: 'Gone: the subscription is disabled' },
+        default: { description: 'Anything else (3xx included: redirects are not followed) is retried on the schedule' },
+      },
+    },
+  }]))
+}
+
+export function buildOpenApi(registry: Registry, apiBase: string, events: OutboundEvent[] = []) {
   const paths: Record<string, Record<string, unknown>> = {}
   for (const op of registry.restOperations()) {
     const path = openApiPath(op.rest!.path)
@@ -85,6 +116,7 @@ export function buildOpenApi(registry: Registry, apiBase: string) {
     servers: [{ url: apiBase }],
     tags: [...new Set(registry.restOperations().map((op) => op.domain))].map((name) => ({ name })),
     paths,
+    ...(events.length ? { webhooks: webhooksSection(events) } : {}),
     components: {
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer', description: 'API key starting with ask_' },

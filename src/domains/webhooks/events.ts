@@ -1,0 +1,67 @@
+// The events a webhook can subscribe to: canonical dotted names (the REST list in SPEC.md section
+// 6, plus quote.created and job.created, which the MCP list names), the MCP tool's underscore
+// names as aliases, what each event's `data` holds, and which operations emit it (README and the
+// OpenAPI `webhooks` section are built from this table).
+import Type, { type TSchema } from 'typebox'
+import { LeadSchema } from '../leads/schema.js'
+import { QuoteSchema } from '../quotes/schema.js'
+import { JobSchema } from '../jobs/schema.js'
+import { InvoiceSchema, PaymentSchema } from '../invoicing/schema.js'
+
+export interface WebhookEvent {
+  name: string
+  alias: string
+  summary: string
+  emittedBy: string[]
+  data: TSchema
+}
+
+const leadData = Type.Object({ lead: LeadSchema, changed: Type.Optional(Type.Array(Type.String())), by: Type.Optional(Type.String()) })
+const quoteData = Type.Object({ quote: QuoteSchema, resent: Type.Optional(Type.Boolean()) })
+const jobData = Type.Object({ job: JobSchema })
+
+export const WEBHOOK_EVENT_CATALOGUE: WebhookEvent[] = [
+  { name: 'lead.created', alias: 'lead_created', summary: 'A lead was captured.', emittedBy: ['leads.create', 'POST /leads'], data: leadData },
+  { name: 'lead.updated', alias: 'lead_updated', summary: 'A lead changed (the fields in `changed`).', emittedBy: ['leads.update', 'quotes.send and quote acceptance (status moves)', 'the instant response (New -> Contacted)'], data: leadData },
+  { name: 'quote.created', alias: 'quote_created', summary: 'A Draft quote was created.', emittedBy: ['quotes.create'], data: quoteData },
+  { name: 'quote.sent', alias: 'quote_sent', summary: 'A quote was sent (again, with `resent`).', emittedBy: ['quotes.send', 'quotes.update status Sent'], data: quoteData },
+  { name: 'quote.accepted', alias: 'quote_accepted', summary: 'A quote was accepted.', emittedBy: ['the client on the public quote page', 'quotes.update status Accepted'], data: quoteData },
+  { name: 'job.created', alias: 'job_created', summary: 'A job was created.', emittedBy: ['jobs.create'], data: jobData },
+  { name: 'job.scheduled', alias: 'job_scheduled', summary: 'A job was booked or moved to a new date.', emittedBy: ['jobs.create with scheduled_date', 'jobs.update scheduled_date or status Scheduled'], data: jobData },
+  { name: 'job.completed', alias: 'job_completed', summary: 'A job was completed.', emittedBy: ['jobs.complete', 'jobs.update status Completed'], data: jobData },
+  {
+    name: 'invoice.sent', alias: 'invoice_sent', summary: 'An invoice went to the client (`via`: sms, email, quote_page).',
+    emittedBy: ['invoicing.generate with send_sms/send_email', 'POST /invoices/{id}/send', 'payments.send_link', 'quote acceptance issuing the deposit invoice'],
+    data: Type.Object({ invoice: InvoiceSchema, via: Type.Array(Type.String()) }),
+  },
+  {
+    name: 'payment.received', alias: 'payment_received', summary: 'A payment was recorded against an invoice.',
+    emittedBy: ['the pay page (sandbox) or the processor webhook (Stripe)', 'POST /invoices/{id}/payments'],
+    data: Type.Object({ payment: Type.Intersect([PaymentSchema, Type.Object({ excess: Type.Number() })]), invoice: InvoiceSchema }),
+  },
+]
+
+const byName = new Map(WEBHOOK_EVENT_CATALOGUE.flatMap((e) => [[e.name, e.name], [e.alias, e.name]] as const))
+
+/** Every name a subscriber may give: canonical first, then the aliases. */
+export const SUBSCRIBABLE_EVENT_NAMES = [...WEBHOOK_EVENT_CATALOGUE.map((e) => e.name), ...WEBHOOK_EVENT_CATALOGUE.map((e) => e.alias)]
+
+/** Canonical names for the given ones, or the unknown ones. */
+export function canonicalEvents(names: string[]): { events: string[]; unknown: string[] } {
+  const unknown = names.filter((n) => !byName.has(n))
+  return { events: [...new Set(names.filter((n) => byName.has(n)).map((n) => byName.get(n)!))], unknown }
+}
+
+/** The envelope every delivery POSTs. */
+export const WebhookEnvelope = (data: TSchema) => Type.Object({
+  id: Type.String({ description: 'Event id (evt_...), the same on every retry: deduplicate on it (it is also webhook-id)' }),
+  type: Type.String(),
+  created_at: Type.String({ format: 'date-time' }),
+  company_id: Type.String(),
+  data,
+})
+
+/** The OpenAPI `webhooks` entries: each event with the body it POSTs. */
+export function outboundEvents() {
+  return WEBHOOK_EVENT_CATALOGUE.map((e) => ({ name: e.name, summary: `${e.summary} (alias ${e.alias})`, emittedBy: e.emittedBy, body: WebhookEnvelope(e.data) }))
+}

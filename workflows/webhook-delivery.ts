@@ -1,0 +1,27 @@
+// Delivers one event to one subscription: attempts at the schedule's delays (immediately, 5 s,
+// 5 min, 30 min, 2 h, 5 h, 10 h, 10 h by default; later when the receiver's Retry-After asks),
+// stopping at the first success, at 410 Gone, or when the subscription is disabled. Each attempt is
+// an activity that records itself once, so a retried activity or a replayed workflow never sends
+// an attempt twice.
+import { proxyActivities, sleep } from '@temporalio/workflow'
+import type { Activities } from '../activities/index.js'
+import type { WebhookDeliveryInput } from '../src/domains/webhooks/delivery.js'
+
+const { attemptWebhookDelivery } = proxyActivities<Activities>({
+  // Covers the 15 s HTTP timeout plus the bookkeeping; only infrastructure failures retry here.
+  startToCloseTimeout: '45 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 10 },
+})
+
+export async function webhookDelivery(input: WebhookDeliveryInput): Promise<{ outcome: string; attempts: number }> {
+  const schedule = input.scheduleMs
+  let wait = schedule[0] ?? 0
+  for (let i = 0; i < schedule.length; i++) {
+    if (wait > 0) await sleep(wait)
+    const result = await attemptWebhookDelivery({ companyId: input.companyId, deliveryId: input.deliveryId, run: input.run, attempt: i + 1, last: i === schedule.length - 1 })
+    if (result.outcome !== 'retry') return { outcome: result.outcome, attempts: i + 1 }
+    const next = schedule[i + 1] ?? 0
+    wait = Math.max(next, (result.retryAfterSeconds ?? 0) * 1000)
+  }
+  return { outcome: 'failed', attempts: schedule.length }
+}
