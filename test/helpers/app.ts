@@ -35,6 +35,8 @@ export interface TestAppOptions {
   shareDatabaseOf?: TestApp
   /** Run the outbox relay on its timer (default true); tests that drive it by hand turn it off. */
   relay?: boolean
+  /** Run the Temporal worker in this process (default true); crash tests run it as a child process. */
+  worker?: boolean
   config?: Partial<Config>
   clock?: Clock
   extraOperations?: AnyOperation[]
@@ -74,6 +76,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     clock,
     extraOperations: options.extraOperations,
     relay: options.relay ?? true,
+    worker: options.worker ?? true,
   })
   const owner = connect(dbUrl.toString(), { max: 2 })
   const url = runtime.url!

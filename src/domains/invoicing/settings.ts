@@ -52,7 +52,16 @@ export async function getSettings(deps: Deps, principal: Principal) {
 
 export async function updateSettings(deps: Deps, principal: Principal, input: Static<typeof UpdateInvoicingSettingsInput>) {
   const problems: string[] = []
-  for (const f of ['default_deposit_percent', 'card_surcharge_percent', 'card_acceptance_cost_percent'] as const) twoDecimals(input[f], f, problems)
+  input = { ...input }
+  for (const f of ['default_deposit_percent', 'card_surcharge_percent', 'card_acceptance_cost_percent'] as const) {
+    twoDecimals(input[f], f, problems)
+    // Stored with two decimals: a positive value that rounds to 0.00 (5e-324, say) is not a percentage we can keep.
+    const v = input[f]
+    if (typeof v === 'number') {
+      input[f] = Math.round(v * 100) / 100
+      if (input[f] === 0) problems.push(`${f}: must be at least 0.01 (or null for none)`)
+    }
+  }
   if (problems.length) throw validationError(problems)
   return withTenant(deps.db, principal.companyId, async (tx) => {
     const next = { ...(await readSettings(tx)), ...input }

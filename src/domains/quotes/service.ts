@@ -84,7 +84,7 @@ function depositRule(input: { deposit_percent?: number; deposit_amount?: number 
   }
   if (input.deposit_percent !== undefined) {
     if (Math.abs(Math.round(input.deposit_percent * 100) - input.deposit_percent * 100) > 1e-6) throw validationError(['deposit_percent: use at most two decimals'])
-    return { percent: input.deposit_percent || null, cents: null }
+    return { percent: Math.round(input.deposit_percent * 100) / 100 || null, cents: null }
   }
   if (input.deposit_amount !== undefined) return { percent: null, cents: parseDollars(input.deposit_amount, 'deposit_amount') || null }
   return undefined
