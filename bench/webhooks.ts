@@ -15,6 +15,8 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { randomUUID } from 'node:crypto'
+import { loadavg } from 'node:os'
+import type { Client } from '@temporalio/client'
 import { startBenchService } from './harness.js'
 import { withTenant } from '../src/db/sql.js'
 import { recordEvent } from '../src/core/events.js'
@@ -103,6 +105,40 @@ async function timings(afterId: number) {
   })
 }
 
+// Where the time goes inside Temporal, from the histories of a sample of delivery workflows:
+// start -> first workflow task picked up by the worker -> activity scheduled -> activity picked up
+// -> activity done (load, sign, POST, record) -> second workflow task -> workflow closed.
+const temporal = (deps.workflows as unknown as { client: Client }).client // the service's own client
+const SAMPLE = 40
+type Stage = 'start_to_first_task_ms' | 'first_task_ms' | 'activity_pickup_ms' | 'activity_run_ms' | 'activity_done_to_closed_ms'
+async function temporalBreakdown(afterId: number) {
+  const rows = await owner<{ id: string }[]>`select id::text from webhook_deliveries where event_id > ${afterId} order by event_id`
+  const step = Math.max(1, Math.floor(rows.length / SAMPLE))
+  const sample = rows.filter((_, i) => i % step === 0).slice(0, SAMPLE)
+  const stages: Record<Stage, number[]> = { start_to_first_task_ms: [], first_task_ms: [], activity_pickup_ms: [], activity_run_ms: [], activity_done_to_closed_ms: [] }
+  for (const r of sample) {
+    const history = await temporal.workflow.getHandle(`webhook:${companyId}:${r.id}:0`).fetchHistory()
+    const events = history.events ?? []
+    type HistoryEvent = (typeof events)[number]
+    const at = (e: HistoryEvent | undefined) => (e?.eventTime ? Number(e.eventTime.seconds) * 1000 + (e.eventTime.nanos ?? 0) / 1e6 : NaN)
+    const find = (key: keyof HistoryEvent) => events.find((e) => e[key])
+    const started = at(find('workflowExecutionStartedEventAttributes'))
+    const wft1Started = at(find('workflowTaskStartedEventAttributes'))
+    const wft1Done = at(find('workflowTaskCompletedEventAttributes'))
+    const actScheduled = at(find('activityTaskScheduledEventAttributes'))
+    const actStarted = at(find('activityTaskStartedEventAttributes'))
+    const actDone = at(find('activityTaskCompletedEventAttributes'))
+    const closed = at(find('workflowExecutionCompletedEventAttributes'))
+    stages.start_to_first_task_ms.push(wft1Started - started)
+    stages.first_task_ms.push(wft1Done - wft1Started)
+    // An activity started eagerly (handed back with the workflow task) has no pickup of its own.
+    stages.activity_pickup_ms.push(actStarted - actScheduled)
+    stages.activity_run_ms.push(actDone - actStarted)
+    stages.activity_done_to_closed_ms.push(closed - actDone)
+  }
+  return Object.fromEntries(Object.entries(stages).map(([k, v]) => [k, percentiles(v.filter(Number.isFinite))]))
+}
+
 const round = (v: number) => Math.round(v * 10) / 10
 function percentiles(values: number[]) {
   const ms = [...values].sort((a, b) => a - b)
@@ -131,6 +167,7 @@ const serviceRate = events / ((doneA - startA) / 1000)
 const requestsA = requests
 const splitsA = (await timings(beforeA)).map((t) => t.split)
 await waitDelivered(beforeA, events)
+const temporalA = await temporalBreakdown(beforeA)
 
 // Baseline: the same bodies, signed the same way, POSTed by a plain loop.
 const rowsA = await owner<{ event_id: string; event_type: string; created_at: Date; payload: unknown; entity_type: string; entity_id: string }[]>`
@@ -184,6 +221,7 @@ await received(totalB, 120_000)
 const timedB = await timings(beforeB)
 const latencyB = percentiles(timedB.map((t) => t.total).filter((v): v is number => v !== null))
 await waitDelivered(beforeB, totalB)
+const temporalB = await temporalBreakdown(beforeB)
 
 const throughput = {
   events,
@@ -197,6 +235,7 @@ const throughput = {
   target_per_second: 100,
   met: serviceRate >= 100,
   ...splitPercentiles(splitsA),
+  temporal_sample: temporalA,
 }
 const latency = {
   rate_per_second: rate,
@@ -207,6 +246,7 @@ const latency = {
   target_p99_ms: 1000,
   met: latencyB.p99 < 1000,
   ...splitPercentiles(timedB.map((t) => t.split)),
+  temporal_sample: temporalB,
 }
 console.log('\nWebhooks')
 console.table({
@@ -214,7 +254,8 @@ console.table({
   [`p50 ms @ ${rate}/s`]: { service: latencyB.p50, target: '' },
   [`p99 ms @ ${rate}/s`]: { service: latencyB.p99, target: '< 1000' },
 })
-service.report('webhooks', { throughput, latency })
+// Other processes on the machine skew every figure here: the load average says how busy it was.
+service.report('webhooks', { load_average_at_end: loadavg().map((v) => Math.round(v * 100) / 100), temporal: process.env.TEMPORAL_ADDRESS ? 'given' : 'embedded dev server', throughput, latency })
 receiver.closeAllConnections()
 receiver.close()
 await service.stop()
