@@ -6,51 +6,15 @@
 // WEBHOOK_DISABLE_AFTER_DAYS disabled with its owner emailed. Every request is verified with the
 // `standardwebhooks` package and with an HMAC of X-Webhook-Signature computed here.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import http from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { createHmac } from 'node:crypto'
 import { Webhook } from 'standardwebhooks'
 import { onboard, startTestApp, uniqueEmail } from './helpers/app.js'
 import { connectHttp } from './helpers/mcp.js'
 import { tool } from './helpers/tools.js'
 import { waitFor } from './helpers/wait.js'
+import { header, startReceiver, type Hit, type Receiver } from './helpers/receiver.js'
 
-interface Hit { path: string; method: string; headers: http.IncomingHttpHeaders; body: string; at: number }
-interface Answer { status: number; headers?: Record<string, string>; body?: string; delayMs?: number }
 
-/** A node:http server on 127.0.0.1 recording every request; each path answers as the test says (n counts from 1). */
-async function startReceiver() {
-  const hits: Hit[] = []
-  let connections = 0
-  const routes = new Map<string, (n: number) => Answer>()
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = []
-    req.on('data', (c: Buffer) => chunks.push(c))
-    req.on('end', () => {
-      const hit = { path: req.url ?? '', method: req.method ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() }
-      hits.push(hit)
-      const answer = routes.get(hit.path)?.(hits.filter((h) => h.path === hit.path).length) ?? { status: 200 }
-      setTimeout(() => res.writeHead(answer.status, answer.headers).end(answer.body ?? 'ok'), answer.delayMs ?? 0)
-    })
-  })
-  server.on('connection', () => connections++)
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const port = (server.address() as AddressInfo).port
-  return {
-    url: (path: string) => `http://127.0.0.1:${port}${path}`,
-    at: (path: string) => hits.filter((h) => h.path === path),
-    all: () => hits,
-    connections: () => connections,
-    answer: (path: string, fn: (n: number) => Answer) => routes.set(path, fn),
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()) }),
-  }
-}
-type Receiver = Awaited<ReturnType<typeof startReceiver>>
-
-const header = (hit: Hit, name: string) => {
-  const v = hit.headers[name]
-  return Array.isArray(v) ? v.join(',') : (v ?? '')
-}
 
 /** Verifies with the official library and by recomputing X-Webhook-Signature; returns the body. */
 function verified(hit: Hit, secret: string): any {

@@ -5,7 +5,6 @@
 // seeing another's data, rotation, and the subscribe-time SSRF refusals with private targets off.
 // Retries, Retry-After, 410, redirects, redelivery and disabling are in webhooks-delivery.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import http from 'node:http'
 import net, { type AddressInfo } from 'node:net'
 import { createHmac, randomBytes } from 'node:crypto'
 import { Webhook } from 'standardwebhooks'
@@ -14,6 +13,7 @@ import { onboard, startTestApp, type TestApp } from './helpers/app.js'
 import { connectHttp } from './helpers/mcp.js'
 import { tool, toolError } from './helpers/tools.js'
 import { waitFor } from './helpers/wait.js'
+import { header, startReceiver, type Hit } from './helpers/receiver.js'
 
 // The event names the spec and the issue give, written out here rather than read from the code.
 const CANONICAL = ['lead.created', 'lead.updated', 'quote.created', 'quote.sent', 'quote.accepted', 'job.created', 'job.scheduled', 'job.completed', 'invoice.sent', 'payment.received']
@@ -23,39 +23,9 @@ const sorted = (xs: string[]) => [...xs].sort()
 // ---------------------------------------------------------------------------------------------
 // The receiver: one node:http server on 127.0.0.1; each path answers as the test tells it.
 
-interface Hit { path: string; method: string; headers: http.IncomingHttpHeaders; body: string; at: number }
-interface Answer { status: number; headers?: Record<string, string>; body?: string }
-
-async function startReceiver() {
-  const hits: Hit[] = []
-  const routes = new Map<string, (n: number) => Answer>()
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = []
-    req.on('data', (c: Buffer) => chunks.push(c))
-    req.on('end', () => {
-      const hit = { path: req.url ?? '', method: req.method ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() }
-      hits.push(hit)
-      const answer = routes.get(hit.path)?.(hits.filter((h) => h.path === hit.path).length) ?? { status: 200 }
-      res.writeHead(answer.status, answer.headers).end(answer.body ?? 'ok')
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const port = (server.address() as AddressInfo).port
-  return {
-    url: (path: string) => `http://127.0.0.1:${port}${path}`,
-    at: (path: string) => hits.filter((h) => h.path === path),
-    answer: (path: string, fn: (n: number) => Answer) => routes.set(path, fn),
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()) }),
-  }
-}
-
 // ---------------------------------------------------------------------------------------------
 // Verification, twice over: the official library, and X-Webhook-Signature recomputed here.
 
-const header = (hit: Hit, name: string) => {
-  const v = hit.headers[name]
-  return Array.isArray(v) ? v.join(',') : (v ?? '')
-}
 
 /** The v1= signatures of X-Webhook-Signature and its t=. */
 function xSignature(hit: Hit) {
