@@ -23,7 +23,18 @@ export function quantityMilli(quantity: number): bigint {
   return BigInt(milli)
 }
 
-const roundHalfUp = (numerator: bigint, denominator: bigint) => (2n * numerator + denominator) / (2n * denominator)
+/** numerator / denominator rounded half up, exactly, for non-negative integers. */
+export const roundHalfUp = (numerator: bigint, denominator: bigint) => (2n * numerator + denominator) / (2n * denominator)
+
+/** GST on an ex-GST amount: 10%, rounded half up to the cent (a quote's subtotal, an invoice extra). */
+export function gstOnCents(exGstCents: number): number {
+  return Number(roundHalfUp(BigInt(exGstCents) * GST_RATE_PERCENT, 100n))
+}
+
+/** A percentage (at most two decimals) of an amount in cents, rounded half up: deposits, claims, surcharges. */
+export function percentOfCents(cents: number, percent: number): number {
+  return Number(roundHalfUp(BigInt(cents) * BigInt(Math.round(percent * 100)), 10_000n))
+}
 
 export function lineTotalCents(line: LineInput): number {
   return Number(roundHalfUp(quantityMilli(line.quantity) * BigInt(line.unitPriceCents), 1000n))
@@ -32,6 +43,6 @@ export function lineTotalCents(line: LineInput): number {
 export function computeTotals(lines: LineInput[]): Totals {
   const lineTotalsCents = lines.map(lineTotalCents)
   const subtotal = lineTotalsCents.reduce((sum, c) => sum + BigInt(c), 0n)
-  const gst = roundHalfUp(subtotal * GST_RATE_PERCENT, 100n)
-  return { lineTotalsCents, subtotalCents: Number(subtotal), gstCents: Number(gst), totalCents: Number(subtotal + gst) }
+  const gst = gstOnCents(Number(subtotal))
+  return { lineTotalsCents, subtotalCents: Number(subtotal), gstCents: gst, totalCents: Number(subtotal) + gst }
 }

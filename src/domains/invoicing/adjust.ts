@@ -7,6 +7,7 @@ import type { Deps } from '../../core/deps.js'
 import type { Principal } from '../../core/access.js'
 import { AppError, notFound } from '../../core/errors.js'
 import { parseDollars } from '../../core/money.js'
+import { roundHalfUp } from '../../core/gst.js'
 import { sydneyDate } from '../../core/period.js'
 import { withTenant } from '../../db/sql.js'
 import { withTenantThenStart } from '../../temporal/outbox.js'
@@ -60,7 +61,7 @@ export async function creditNote(deps: Deps, principal: Principal, input: Static
     }
     // The credit carries the invoice's own GST ratio, so the two stay consistent to the cent.
     const total = Number(inv.total_cents)
-    const gst = Number((2n * BigInt(amount) * BigInt(inv.gst_cents) + BigInt(total)) / (2n * BigInt(total)))
+    const gst = Number(roundHalfUp(BigInt(amount) * BigInt(inv.gst_cents), BigInt(total)))
     const id = await issueInvoice(tx, {
       companyId: principal.companyId, leadId: inv.lead_id, jobId: inv.job_id, quoteId: inv.quote_id, kind: 'credit_note',
       lines: [{ description: `Credit against ${inv.invoice_number}: ${input.reason}`, quantity: 1, unitPriceCents: amount - gst, totalCents: amount - gst, gstCents: gst, source: 'credit', sourceInvoiceId: inv.id }],

@@ -7,6 +7,7 @@
 // invoice can go negative.
 import { AppError } from '../../core/errors.js'
 import { centsToDollars } from '../../core/money.js'
+import { gstOnCents, percentOfCents, roundHalfUp } from '../../core/gst.js'
 
 export interface BasisLine {
   description: string
@@ -25,10 +26,6 @@ export interface Amounts {
 }
 
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0)
-/** Round half up of n / d for non-negative integers, exactly (BigInt). */
-function divRound(n: bigint, d: bigint): bigint {
-  return (2n * n + d) / (2n * d)
-}
 
 /**
  * Gives each quote line its share of the quote's GST (largest remainder), so the shares add up to
@@ -62,12 +59,12 @@ export function basisFromQuote(lines: Omit<BasisLine, 'gstCents'>[], quoteGstCen
 
 /** A job with no quote: its amount (incl. GST) is one line; GST is one eleventh, rounded half up. */
 export function basisFromAmount(description: string, amountInclCents: number): BasisLine[] {
-  const gst = Number(divRound(BigInt(amountInclCents), 11n))
+  const gst = Number(roundHalfUp(BigInt(amountInclCents), 11n))
   return [{ description, quantity: 1, unitPriceCents: amountInclCents - gst, totalCents: amountInclCents - gst, gstCents: gst, position: null }]
 }
 
-/** GST on an extra (10% of its ex-GST total, rounded half up). */
-export const gstOn = (exGstCents: number) => Number(divRound(BigInt(exGstCents) * 10n, 100n))
+/** GST on an extra: the quote's own rule, 10% of its ex-GST total rounded half up. */
+export const gstOn = gstOnCents
 
 /** What has been invoiced against the basis so far (net of credit notes; void invoices excluded). */
 export interface Invoiced extends Amounts {
@@ -96,7 +93,7 @@ function splitProportional(basis: Amounts, invoiced: Amounts, amountCents: numbe
   const subtotalLeft = basis.subtotalCents - invoiced.subtotalCents
   const gstLeft = basis.gstCents - invoiced.gstCents
   const cumulative = BigInt(invoiced.subtotalCents + invoiced.gstCents + amountCents)
-  const target = Number(divRound(cumulative * BigInt(basis.subtotalCents), BigInt(total))) - invoiced.subtotalCents
+  const target = Number(roundHalfUp(cumulative * BigInt(basis.subtotalCents), BigInt(total))) - invoiced.subtotalCents
   const subtotal = Math.min(Math.max(target, amountCents - gstLeft, 0), subtotalLeft, amountCents)
   return { subtotalCents: subtotal, gstCents: amountCents - subtotal }
 }
@@ -108,10 +105,8 @@ function remaining(basis: Amounts, invoiced: Amounts): number {
 /** A percentage of the basis total. Rounded cumulatively, so 50% + 50% is exactly 100% even for an odd number of cents. */
 export function claimPercent(basis: BasisLine[], invoiced: Invoiced, percent: number): Amounts {
   const totals = basisTotals(basis)
-  const total = BigInt(totals.subtotalCents + totals.gstCents)
-  const hundredths = (p: number) => BigInt(Math.round(p * 100))
-  const upTo = (p: number) => divRound(total * hundredths(p), 10_000n)
-  const amount = Number(upTo(invoiced.percentClaimed + percent) - upTo(invoiced.percentClaimed))
+  const total = totals.subtotalCents + totals.gstCents
+  const amount = percentOfCents(total, invoiced.percentClaimed + percent) - percentOfCents(total, invoiced.percentClaimed)
   return claimAmount(basis, invoiced, amount)
 }
 

@@ -7,6 +7,7 @@ import type { Deps } from '../../core/deps.js'
 import type { Principal } from '../../core/access.js'
 import { validationError } from '../../core/errors.js'
 import { withTenant } from '../../db/sql.js'
+import { percentOfCents } from '../../core/gst.js'
 import type { UpdateInvoicingSettingsInput } from './schema.js'
 
 export interface InvoicingSettings {
@@ -88,7 +89,5 @@ export async function updateSettings(deps: Deps, principal: Principal, input: St
 
 /** The card surcharge on an amount, half up to the cent (0 when off). */
 export function surchargeCents(settings: InvoicingSettings, amountCents: number): number {
-  if (!settings.card_surcharge_percent) return 0
-  const basisPoints = BigInt(Math.round(settings.card_surcharge_percent * 100))
-  return Number((2n * BigInt(amountCents) * basisPoints + 10_000n) / 20_000n)
+  return settings.card_surcharge_percent ? percentOfCents(amountCents, settings.card_surcharge_percent) : 0
 }

@@ -3,6 +3,7 @@
 // Expired when someone tries to act on it.
 import type postgres from 'postgres'
 import { centsToDollars } from '../../core/money.js'
+import { percentOfCents } from '../../core/gst.js'
 import { listPage, type Page } from '../../core/paging.js'
 import type { QuoteStatus } from './schema.js'
 
@@ -89,8 +90,7 @@ export type Quote = ReturnType<typeof presentQuote>
 export function depositCents(row: Pick<QuoteRow, 'total_cents' | 'deposit_percent' | 'deposit_cents'>): number | null {
   if (row.deposit_cents !== null) return Number(row.deposit_cents)
   if (row.deposit_percent === null) return null
-  const hundredths = BigInt(Math.round(Number(row.deposit_percent) * 100))
-  return Number((2n * BigInt(row.total_cents) * hundredths + 10_000n) / 20_000n)
+  return percentOfCents(Number(row.total_cents), Number(row.deposit_percent))
 }
 
 function depositOf(row: QuoteRow) {
