@@ -65,6 +65,8 @@ function present(r: OverdueRow) {
   }
 }
 
+const outstanding = (rows: OverdueRow[]) => centsToDollars(rows.reduce((a, r) => a + Number(r.balance_cents), 0))
+
 function wording(tone: Tone, r: OverdueRow, business: string, link: string) {
   const first = r.client_name.split(/\s+/)[0] ?? r.client_name
   const owing = `$${centsToDollars(Number(r.balance_cents)).toFixed(2)}`
@@ -86,8 +88,7 @@ export async function chaseInvoices(deps: Deps, principal: Principal, input: Sta
   const today = sydneyDate(now)
   if (!input.jobId) {
     const rows = await withTenant(deps.db, principal.companyId, (tx) => overdueInvoices(tx, today))
-    const overdue = rows.map(present)
-    return { overdue, total_outstanding: centsToDollars(rows.reduce((a, r) => a + Number(r.balance_cents), 0)), reminder: null }
+    return { overdue: rows.map(present), total_outstanding: outstanding(rows), reminder: null }
   }
   const jobId = input.jobId
   return withTenantThenStart(deps, principal.companyId, async (tx, start) => {
@@ -121,10 +122,10 @@ export async function chaseInvoices(deps: Deps, principal: Principal, input: Sta
     const delivery = await start(await reserveMessageDelivery(tx, { companyId: principal.companyId, subject: `invoice-chase:${target.id}:${number}`, messages, now }))
     await tx`insert into invoice_reminders (company_id, invoice_id, tone, days_overdue, channels, workflow_id, created_at)
              values (${principal.companyId}, ${target.id}, ${tone}, ${target.days_overdue}, ${messages.map((m) => m.channel)}, ${delivery.workflow_id}, ${now})`
-    const overdue = (await overdueInvoices(tx, today)).map(present)
+    const all = await overdueInvoices(tx, today)
     return {
-      overdue,
-      total_outstanding: centsToDollars(overdue.reduce((a, r) => a + Math.round(r.balance * 100), 0)),
+      overdue: all.map(present),
+      total_outstanding: outstanding(all),
       reminder: { invoiceNumber: target.invoice_number, tone, daysOverdue: target.days_overdue, delivery: { workflow_id: delivery.workflow_id, channels: messages.map((m) => m.channel), skipped } },
     }
   })

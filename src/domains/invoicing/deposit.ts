@@ -3,11 +3,11 @@
 // follows the quote's own split; the job's final invoice nets it off.
 import type postgres from 'postgres'
 import type { Deps } from '../../core/deps.js'
-import { depositCents, lineItemsFor, type QuoteRow } from '../quotes/queries.js'
-import { basisFromQuote, basisTotals, claimAmount, claimPercent, type Amounts, type BasisLine } from './allocation.js'
+import { depositCents, type QuoteRow } from '../quotes/queries.js'
+import { basisTotals, claimAmount, claimPercent, type Amounts, type BasisLine } from './allocation.js'
 import { issueInvoice, recordInvoiceSent } from './issue.js'
 import { paymentsActive } from './queries.js'
-import { loadInvoice } from './service.js'
+import { loadInvoice, quoteBasis } from './service.js'
 
 export interface DepositRule {
   percent: number | null
@@ -21,15 +21,9 @@ export function depositAmounts(basis: BasisLine[], rule: DepositRule): Amounts {
   return rule.percent !== null ? claimPercent(basis, nothingInvoiced, rule.percent) : claimAmount(basis, nothingInvoiced, rule.amountCents!)
 }
 
-export async function quoteBasis(tx: postgres.TransactionSql, quote: Pick<QuoteRow, 'id' | 'gst_cents'>): Promise<BasisLine[]> {
-  const lines = (await lineItemsFor(tx, [quote.id])).get(quote.id)!
-  return basisFromQuote(lines.map((l) => ({
-    description: l.description, quantity: Number(l.quantity), unitPriceCents: Number(l.unit_price_cents), totalCents: Number(l.total_cents), position: l.position,
-  })), Number(quote.gst_cents))
-}
 
 /** Issues the deposit invoice of an accepted quote (none when it asks for none, or one exists). */
-export async function issueDepositInvoice(deps: Deps, tx: postgres.TransactionSql, companyId: string, quote: QuoteRow & { deposit_percent: string | null; deposit_cents: string | null }, now: Date) {
+export async function issueDepositInvoice(deps: Deps, tx: postgres.TransactionSql, companyId: string, quote: QuoteRow, now: Date) {
   const rule: DepositRule = {
     percent: quote.deposit_percent === null ? null : Number(quote.deposit_percent),
     amountCents: quote.deposit_cents === null ? null : Number(quote.deposit_cents),

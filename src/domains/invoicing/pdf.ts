@@ -3,6 +3,7 @@
 // same bytes (pdfkit derives the file ID from the creation date, which we fix to the issue date).
 import PDFDocument from 'pdfkit'
 import type { InvoiceDocument, InvoiceLine, Party } from './document.js'
+import { formatAbn } from '../onboarding/abn.js'
 
 type Pdf = InstanceType<typeof PDFDocument>
 type Align = 'left' | 'right'
@@ -18,11 +19,6 @@ const sydneyFormat = new Intl.DateTimeFormat('en-AU', { dateStyle: 'long', timeZ
 export const formatInvoiceDate = (iso: string): string =>
   iso.length === 10 ? dateFormat.format(new Date(`${iso}T00:00:00Z`)) : sydneyFormat.format(new Date(iso))
 
-/** `51824753556` or `51 824 753 556` -> `51 824 753 556`; anything that is not 11 digits prints as given. */
-export function formatAbn(abn: string): string {
-  const digits = abn.replace(/\D/g, '')
-  return digits.length === 11 ? digits.replace(/^(\d{2})(\d{3})(\d{3})(\d{3})$/, '$1 $2 $3 $4') : abn
-}
 
 const MARGIN = 50
 // Room kept under the content for the page footer (drawn last, once the page count is known).

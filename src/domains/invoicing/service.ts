@@ -11,7 +11,7 @@ import { sydneyDate } from '../../core/period.js'
 import { withTenant } from '../../db/sql.js'
 import { withTenantThenStart } from '../../temporal/outbox.js'
 import { findJob, type JobRow } from '../jobs/queries.js'
-import { findQuote, lineItemsFor } from '../quotes/queries.js'
+import { findQuote, lineItemsFor, type QuoteRow } from '../quotes/queries.js'
 import {
   basisFromAmount, basisFromQuote, claimAmount, claimLines, claimPercent, finalLines, type Amounts, type BasisLine, type Invoiced, type PriorInvoice,
 } from './allocation.js'
@@ -34,15 +34,17 @@ export async function presentRow(deps: Deps, tx: postgres.TransactionSql, row: I
   return presentInvoice(row, lines.get(row.id)!, deps.urls.siteRoot, await paymentsActive(tx, deps.payments.name))
 }
 
+/** A quote's lines, each with its share of the quote's GST: what a deposit and a job's invoices split. */
+export async function quoteBasis(tx: postgres.TransactionSql, quote: Pick<QuoteRow, 'id' | 'gst_cents'>): Promise<BasisLine[]> {
+  const lines = (await lineItemsFor(tx, [quote.id])).get(quote.id)!
+  return basisFromQuote(lines.map((l) => ({
+    description: l.description, quantity: Number(l.quantity), unitPriceCents: Number(l.unit_price_cents), totalCents: Number(l.total_cents), position: l.position,
+  })), Number(quote.gst_cents))
+}
+
 /** What the client agreed to pay for the job: the quote's lines with their GST shares, or the job's amount. */
 async function basisOf(deps: Deps, tx: postgres.TransactionSql, job: JobRow): Promise<BasisLine[]> {
-  if (job.quote_id) {
-    const quote = (await findQuote(tx, job.quote_id, sydneyDate(deps.clock.now())))!
-    const lines = (await lineItemsFor(tx, [quote.id])).get(quote.id)!
-    return basisFromQuote(lines.map((l) => ({
-      description: l.description, quantity: Number(l.quantity), unitPriceCents: Number(l.unit_price_cents), totalCents: Number(l.total_cents), position: l.position,
-    })), Number(quote.gst_cents))
-  }
+  if (job.quote_id) return quoteBasis(tx, (await findQuote(tx, job.quote_id, sydneyDate(deps.clock.now())))!)
   return job.amount_cents !== null && Number(job.amount_cents) > 0 ? basisFromAmount(job.title, Number(job.amount_cents)) : []
 }
 

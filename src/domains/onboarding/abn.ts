@@ -5,6 +5,12 @@ export function normaliseAbn(value: string): string {
   return value.replace(/\s+/g, '')
 }
 
+/** `51824753556` or `51 824 753 556` -> `51 824 753 556`, as the ABR prints it; anything that is not 11 digits as given. */
+export function formatAbn(abn: string): string {
+  const digits = abn.replace(/\D/g, '')
+  return digits.length === 11 ? digits.replace(/^(\d{2})(\d{3})(\d{3})(\d{3})$/, '$1 $2 $3 $4') : abn
+}
+
 export function isValidAbn(value: string): boolean {
   const abn = normaliseAbn(value)
   if (!/^\d{11}$/.test(abn)) return false

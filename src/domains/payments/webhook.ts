@@ -1,6 +1,7 @@
 // Inbound processor webhooks: the signature is checked on the raw body before anything is read;
 // each event is acted on once (processor_events, keyed by the processor's event id, written in the
 // same transaction as its effect), so a replay changes nothing and is still acknowledged.
+import type postgres from 'postgres'
 import type { Deps } from '../../core/deps.js'
 import { withTenant } from '../../db/sql.js'
 import { WebhookSignatureError, type ProcessorEvent } from '../../providers/payments/provider.js'
@@ -9,7 +10,7 @@ import { recordPayment } from './record.js'
 
 export type WebhookOutcome = { status: 'recorded' | 'duplicate' | 'ignored'; event_id: string; detail?: string }
 
-async function firstTime(tx: Parameters<Parameters<typeof withTenant>[2]>[0], provider: string, event: ProcessorEvent, companyId: string, type: string): Promise<boolean> {
+async function firstTime(tx: postgres.TransactionSql, provider: string, event: ProcessorEvent, companyId: string, type: string): Promise<boolean> {
   const rows = await tx`insert into processor_events (provider, event_id, company_id, event_type) values (${provider}, ${event.eventId}, ${companyId}, ${type})
                         on conflict do nothing returning event_id`
   return rows.length > 0

@@ -7,6 +7,7 @@ import { withTenant } from '../../db/sql.js'
 import { defineWorkflow } from '../../temporal/contract.js'
 import { webhookDelivery } from '../../../workflows/webhook-delivery.js'
 import { sendMessage } from '../comms/send.js'
+import { escapeHtml } from '../../core/html-escape.js'
 import { postWebhook } from './http-post.js'
 import { signDelivery } from './signing.js'
 
@@ -142,6 +143,6 @@ async function tellOwner(deps: Deps, companyId: string, n: { subscriptionId: str
   const text = `Webhook deliveries to ${n.url} have failed for ${deps.config.WEBHOOK_DISABLE_AFTER_DAYS} days, so the subscription ${n.subscriptionId} was disabled on ${n.at.toISOString()}. Fix the endpoint, subscribe it again, and recover the failed deliveries (POST /api/v1/webhooks/{id}/recover).`
   await sendMessage(deps, {
     companyId, channel: 'email', messageType: 'webhook_disabled', to: company!.contact_email, subject: `Webhook disabled: ${n.url}`,
-    body: `<p>${text.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</p>`, text, idempotencyKey: `webhook-disabled:${n.subscriptionId}`,
+    body: `<p>${escapeHtml(text)}</p>`, text, idempotencyKey: `webhook-disabled:${n.subscriptionId}`,
   }).catch((error) => deps.logger.warn({ err: error, companyId }, 'could not email the owner about a disabled webhook'))
 }

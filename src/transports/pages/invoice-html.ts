@@ -3,6 +3,7 @@
 // sends it with setPageHeaders (noindex, no-store, a CSP that allows inline style only).
 import type { InvoiceDocument, InvoiceStatus } from '../../domains/invoicing/document.js'
 import { CLIENT_PAGE_STYLE, escapeHtml as e } from './html.js'
+import { formatAbn } from '../../domains/onboarding/abn.js'
 
 export interface InvoicePageOptions {
   /** Where the client pays online; null hides the pay button. */
@@ -22,10 +23,6 @@ const dateFormat = new Intl.DateTimeFormat('en-AU', { dateStyle: 'long', timeZon
 const sydneyFormat = new Intl.DateTimeFormat('en-AU', { dateStyle: 'long', timeZone: 'Australia/Sydney' })
 /** A calendar date (YYYY-MM-DD) as written; an instant (paid, voided) as the day it was in Sydney. */
 const longDate = (iso: string) => (iso.length === 10 ? dateFormat.format(new Date(`${iso}T00:00:00Z`)) : sydneyFormat.format(new Date(iso)))
-const formatAbn = (abn: string) => {
-  const digits = abn.replace(/\D/g, '')
-  return digits.length === 11 ? digits.replace(/^(\d{2})(\d{3})(\d{3})(\d{3})$/, '$1 $2 $3 $4') : abn
-}
 
 /** Only web links and paths on this site become hrefs: escaping alone would let `javascript:` through. */
 function safeHref(url: string | null): string | null {

@@ -7,10 +7,10 @@ import { AppError } from '../../core/errors.js'
 import { acceptPublicQuote, declinePublicQuote, openPublicQuote, type PublicQuoteView } from '../../domains/quotes/public.js'
 import { CLIENT_PAGE_STYLE, escapeHtml as e } from './html.js'
 import { formFields, refuseCrossSite, setPageHeaders } from '../http-hygiene.js'
+import { formatAbn } from '../../domains/onboarding/abn.js'
 
 const money = new Intl.NumberFormat('en-AU', { style: 'currency', currency: 'AUD' })
 const longDate = (iso: string) => new Intl.DateTimeFormat('en-AU', { dateStyle: 'long', timeZone: 'Australia/Sydney' }).format(new Date(iso.length === 10 ? `${iso}T12:00:00+10:00` : iso))
-const formatAbn = (abn: string) => abn.replace(/^(\d{2})(\d{3})(\d{3})(\d{3})$/, '$1 $2 $3 $4')
 
 const STYLE = `${CLIENT_PAGE_STYLE}
   table { width: 100%; border-collapse: collapse; font-size: .95rem; }
