@@ -6,7 +6,7 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pino } from 'pino'
-import { loadConfig } from '../src/config.js'
+import { loadConfig, type Config } from '../src/config.js'
 import { connect, type Sql } from '../src/db/sql.js'
 import { startRuntime, type Runtime } from '../src/runtime.js'
 import { startDevServer, type DevServer } from '../src/temporal/dev-server.js'
@@ -18,6 +18,11 @@ export async function freePort(): Promise<number> {
       srv.close(() => resolve(port))
     })
   })
+}
+
+/** Where an embedded dev server keeps its state: 'file' (default, as npm start) or 'memory'. */
+export function devStore(): 'file' | 'memory' {
+  return process.env.TEMPORAL_DEV_STORE === 'memory' ? 'memory' : 'file'
 }
 
 export interface BenchService {
@@ -41,19 +46,25 @@ const ADMIN_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:543
  * Starts the whole service as `npm start` would (its own database, logging at info to /dev/null:
  * the cost stays, the noise goes) and onboards one business company.
  */
-export async function startBenchService(businessName: string): Promise<BenchService> {
+export async function startBenchService(businessName: string, configOverrides: Partial<Config> = {}): Promise<BenchService> {
   const database = `tradie_bench_${Date.now()}`
   let dev: DevServer | null = null
   let address = process.env.TEMPORAL_ADDRESS
   if (!address) {
-    dev = await startDevServer({ port: await freePort(), uiPort: await freePort(), dataDir: mkdtempSync(join(tmpdir(), 'bench-temporal-')) })
+    // As `npm start` runs it (a SQLite file), or with TEMPORAL_DEV_STORE=memory its state in memory,
+    // which takes the dev server's own disk writes out of what a benchmark measures.
+    dev = await startDevServer({
+      port: await freePort(), uiPort: await freePort(), dataDir: mkdtempSync(join(tmpdir(), 'bench-temporal-')),
+      inMemory: devStore() === 'memory',
+    })
     address = dev.address
   }
   const dbUrl = new URL(ADMIN_URL)
   dbUrl.pathname = `/${database}`
-  const config = loadConfig({}, {
+  // Production defaults, except what a run is asked to compare (TEMPORAL_EAGER_START=false).
+  const config = loadConfig({ TEMPORAL_EAGER_START: process.env.TEMPORAL_EAGER_START }, {
     PORT: 0, HOST: '127.0.0.1', DATABASE_URL: dbUrl.toString(), LOG_LEVEL: 'info',
-    RATE_LIMIT_PER_MINUTE: 100_000_000, TEMPORAL_TASK_QUEUE: `bench-${Date.now()}`,
+    RATE_LIMIT_PER_MINUTE: 100_000_000, TEMPORAL_TASK_QUEUE: `bench-${Date.now()}`, ...configOverrides,
   })
   const logger = pino({ level: 'info' }, pino.destination('/dev/null'))
   const runtime = await startRuntime({ config, temporalAddress: address, logger })

@@ -13,13 +13,15 @@
 // mark; an upper bound, the mark comes after its batch) and started -> received (Temporal: waiting
 // for the worker, the workflow task, the attempt's load + sign + POST); and, from the Temporal
 // histories of a sample, the stages inside Temporal.
-// Run: npm run bench:webhooks   (env: WEBHOOK_EVENTS=500, RATE_PER_SECOND=20, BENCH_SECONDS=15)
+// Run: npm run bench:webhooks   (twice: the embedded dev server with its state in memory, then in its
+// SQLite file as npm start runs it; env: WEBHOOK_EVENTS=500, RATE_PER_SECOND=20, BENCH_SECONDS=15,
+// TEMPORAL_EAGER_START=false to compare starts through the task queue)
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { randomUUID } from 'node:crypto'
 import { loadavg } from 'node:os'
 import type { Client } from '@temporalio/client'
-import { startBenchService } from './harness.js'
+import { devStore, startBenchService } from './harness.js'
 import { withTenant } from '../src/db/sql.js'
 import { recordEvent } from '../src/core/events.js'
 import { attemptWebhookDelivery, deliveryBody } from '../src/domains/webhooks/delivery.js'
@@ -285,7 +287,10 @@ console.table({
   [`p99 ms @ ${rate}/s`]: { service: latencyB.p99, target: '< 1000' },
 })
 // Other processes on the machine skew every figure here: the load average says how busy it was.
-service.report('webhooks', { load_average_at_end: loadavg().map((v) => Math.round(v * 100) / 100), temporal: process.env.TEMPORAL_ADDRESS ? 'given' : 'embedded dev server', throughput, latency })
+const temporalSetup = process.env.TEMPORAL_ADDRESS ? 'given' : `embedded dev server, state in ${devStore() === 'memory' ? 'memory' : 'a SQLite file'}`
+service.report(process.env.TEMPORAL_ADDRESS ? 'webhooks' : `webhooks-${devStore()}`, {
+  load_average_at_end: loadavg().map((v) => Math.round(v * 100) / 100), temporal: temporalSetup, eager_start: service.runtime.deps.config.TEMPORAL_EAGER_START, throughput, latency,
+})
 receiver.closeAllConnections()
 receiver.close()
 await service.stop()

@@ -17,6 +17,8 @@ import { sandboxPaymentPages } from './transports/pages/sandbox-payments.js'
 import { quotePages } from './transports/pages/quote-page.js'
 import { invoicePages } from './transports/pages/invoice-pages.js'
 import { paymentWebhookRouter } from './transports/payment-webhooks.js'
+import { twilioWebhookRouter } from './transports/twilio-webhooks.js'
+import { unsubscribePages } from './transports/pages/unsubscribe-page.js'
 import { mcpRouter } from './transports/mcp/http.js'
 import { mcpSseRouter, type LocalSseSessions } from './transports/mcp/sse.js'
 import { bodyError } from './transports/http-errors.js'
@@ -83,8 +85,8 @@ export function createApp(deps: Deps, registry: Registry, options: AppOptions): 
   })
 
   // MCP reads its own raw body: a parse error there is JSON-RPC -32700, not a REST validation_error.
-  // So does the processor webhook: its signature covers the raw bytes.
-  for (const router of [mcpRouter(deps, registry, limiter), mcpSseRouter(deps, registry, limiter, options.sse.sessions, options.sse.bus), paymentWebhookRouter(deps)]) {
+  // So do the processor and Twilio webhooks: their signatures cover the bytes or the form as sent.
+  for (const router of [mcpRouter(deps, registry, limiter), mcpSseRouter(deps, registry, limiter, options.sse.sessions, options.sse.bus), paymentWebhookRouter(deps), twilioWebhookRouter(deps)]) {
     app.use(router.routes())
     app.use(router.allowedMethods({ throw: true }))
   }
@@ -126,7 +128,7 @@ export function createApp(deps: Deps, registry: Registry, options: AppOptions): 
   system.get('/.well-known/mcp-server.json', (ctx) => (ctx.body = mcpServerCard))
 
   const rest = restRouter(registry, deps, limiter)
-  for (const router of [system, rest, sandboxPaymentPages(deps), quotePages(deps), invoicePages(deps)]) {
+  for (const router of [system, rest, sandboxPaymentPages(deps), quotePages(deps), invoicePages(deps), unsubscribePages(deps)]) {
     app.use(router.routes())
     app.use(router.allowedMethods({ throw: true }))
   }

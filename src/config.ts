@@ -52,7 +52,21 @@ const ConfigSchema = Type.Object({
   /** Fault injection for crash tests: 'before-workflow-start' kills the process after commit, before the start. */
   FAILPOINT: Type.Optional(Type.String()),
   TRIAL_DAYS: Type.Number({ minimum: 0, default: 14 }),
+  /**
+   * Where the worker runs in the same process as the code starting workflows, ask the server to hand
+   * each new run's first task straight back (Temporal's eager workflow start). Off: every start goes
+   * through the task queue.
+   */
+  TEMPORAL_EAGER_START: Type.Boolean({ default: true }),
+  /** How long a decision (workflows.approve_action / reject_action) waits for a worker to answer before 503 worker_unavailable. */
+  TEMPORAL_UPDATE_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 20000 }),
   OUTBOX_RELAY_INTERVAL_MS: Type.Integer({ minimum: 50, default: 5000 }),
+  /**
+   * How long a "day" of an automation's policy lasts (quote follow-up delays, payment-chase offsets).
+   * Real days by default; tests and benches shorten it. Away from the default, chase steps are counted
+   * from the start instead of falling at 9 am local on their calendar day.
+   */
+  AUTOMATION_DAY_MS: Type.Integer({ minimum: 1, default: 86_400_000 }),
   /** Let webhooks reach private, loopback and link-local addresses (tests with a local receiver). Off by default. */
   WEBHOOK_ALLOW_PRIVATE_TARGETS: Type.Boolean({ default: false }),
   /** Delays before each delivery attempt, ms, comma separated; default 0,5s,5m,30m,2h,5h,10h,10h. */

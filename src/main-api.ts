@@ -1,4 +1,5 @@
-// Production shape: the API process (with the outbox relay). Needs TEMPORAL_ADDRESS.
+// Production shape: the API process (with the outbox relay; webhook dispatch runs in the worker
+// process). Needs TEMPORAL_ADDRESS.
 import { loadConfig } from './config.js'
 import { createLogger } from './logger.js'
 import { startRuntime } from './runtime.js'
@@ -7,6 +8,6 @@ import { onShutdown } from './shutdown.js'
 const config = loadConfig()
 const logger = createLogger(config.LOG_LEVEL)
 if (!config.TEMPORAL_ADDRESS) throw new Error('TEMPORAL_ADDRESS is required for the API-only process (use `npm start` for development).')
-const runtime = await startRuntime({ config, temporalAddress: config.TEMPORAL_ADDRESS, logger, worker: false })
+const runtime = await startRuntime({ config, temporalAddress: config.TEMPORAL_ADDRESS, logger, worker: false, webhookDispatch: false })
 logger.info({ api: runtime.deps.urls.apiBase }, 'API ready')
 onShutdown(logger, () => runtime.stop())

@@ -1,4 +1,5 @@
-// Production shape: the Temporal worker process. Needs TEMPORAL_ADDRESS.
+// Production shape: the Temporal worker process, with the webhook dispatcher (its delivery starts
+// are eager here, beside the worker). Needs TEMPORAL_ADDRESS.
 import { loadConfig } from './config.js'
 import { createLogger } from './logger.js'
 import { startRuntime } from './runtime.js'
@@ -7,6 +8,6 @@ import { onShutdown } from './shutdown.js'
 const config = loadConfig()
 const logger = createLogger(config.LOG_LEVEL)
 if (!config.TEMPORAL_ADDRESS) throw new Error('TEMPORAL_ADDRESS is required for the worker-only process (use `npm start` for development).')
-const runtime = await startRuntime({ config, temporalAddress: config.TEMPORAL_ADDRESS, logger, api: false, relay: false })
+const runtime = await startRuntime({ config, temporalAddress: config.TEMPORAL_ADDRESS, logger, api: false, relay: false, webhookDispatch: true })
 logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'worker ready')
 onShutdown(logger, () => runtime.stop())

@@ -16,7 +16,7 @@ import { createEmailProvider, createPaymentsProvider, createSmsProvider } from '
 import { connectClient, ensureSearchAttributes } from './temporal/connection.js'
 import { WorkflowDispatcher } from './temporal/outbox.js'
 import { WebhookDispatcher } from './domains/webhooks/dispatcher.js'
-import { startWorker, type RunningWorker } from './temporal/worker.js'
+import { connectWorker, startWorker, type RunningWorker } from './temporal/worker.js'
 import { API_PREFIX } from './transports/rest.js'
 import { LocalSseSessions } from './transports/mcp/sse.js'
 import { SseBus } from './transports/mcp/sse-bus.js'
@@ -27,6 +27,11 @@ export interface RuntimeOptions {
   api?: boolean
   worker?: boolean
   relay?: boolean
+  /**
+   * Run the webhook dispatcher (LISTEN + sweep, one delivery workflow per delivery). Default: with
+   * the relay. Production runs it in the worker process, where starts are eager (no queue round trip).
+   */
+  webhookDispatch?: boolean
   migrate?: boolean
   clock?: Clock
   logger?: Logger
@@ -51,9 +56,14 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   }
   const db = createDb(appDatabaseUrl(config), { max: config.DB_POOL_MAX })
   const clock = options.clock ?? systemClock
-  const client = await connectClient(options.temporalAddress, config.TEMPORAL_NAMESPACE)
+  const runWorker = options.worker ?? true
+  // With the worker in this process, the client shares its connection so starts run eagerly.
+  const workerConnection = runWorker ? await connectWorker(logger, options.temporalAddress) : null
+  const client = await connectClient(options.temporalAddress, config.TEMPORAL_NAMESPACE, workerConnection ?? undefined)
   await ensureSearchAttributes(client, config.TEMPORAL_NAMESPACE)
-  const workflows = new WorkflowDispatcher(client, db, config.TEMPORAL_TASK_QUEUE, logger, composition.workflows, config.FAILPOINT)
+  const workflows = new WorkflowDispatcher(client, db, config.TEMPORAL_TASK_QUEUE, logger, composition.workflows, {
+    failpoint: config.FAILPOINT, eagerStart: workerConnection !== null && config.TEMPORAL_EAGER_START,
+  })
 
   const root = siteRoot(config)
   const urls = { siteRoot: root, apiBase: `${root}${API_PREFIX}` }
@@ -71,10 +81,10 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   }
 
   let worker: RunningWorker | null = null
-  if (options.worker ?? true) worker = await startWorker(deps, options.temporalAddress, composition.workflows)
+  if (workerConnection) worker = await startWorker(deps, workerConnection, composition.workflows)
   let webhooks: WebhookDispatcher | null = null
-  if (options.relay ?? true) {
-    workflows.startRelay(config.OUTBOX_RELAY_INTERVAL_MS)
+  if (options.relay ?? true) workflows.startRelay(config.OUTBOX_RELAY_INTERVAL_MS)
+  if (options.webhookDispatch ?? options.relay ?? true) {
     webhooks = new WebhookDispatcher(deps, config.WEBHOOK_SWEEP_INTERVAL_MS)
     await webhooks.start()
   }

@@ -48,7 +48,7 @@ describe('the domain list', () => {
     const [first, ...rest] = composition.workflows
     expect(() => checkWorkflowExports(rest)).toThrow(new RegExp(`exports ${first!.workflow.name}, which no domain defines`))
     expect(() => checkWorkflowExports(composition.workflows, {})).toThrow(/does not export/)
-    expect(composition.workflows.map((w) => w.workflow.name).sort()).toEqual(['deliverMessages', 'instantResponse', 'trialLifecycle', 'webhookDelivery'])
+    expect(composition.workflows.map((w) => w.workflow.name).sort()).toEqual(['dailySummary', 'deliverMessages', 'instantResponse', 'invoiceChase', 'processLead', 'quoteFollowUp', 'quoteToInvoice', 'referralOffer', 'reminderTimer', 'reviewBooster', 'scheduleJob', 'teamNotify', 'trialLifecycle', 'triggerInvoice', 'webhookDelivery'])
   })
 
   it('every event a service writes is in the catalogue', () => {

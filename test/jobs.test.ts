@@ -109,12 +109,14 @@ describe('job status moves', () => {
 })
 
 describe('jobs.complete', () => {
-  it('completes with a rating, notes and a recorded (not sent) review request; job.completed event', async () => {
+  it('completes with a rating and notes; a review request without a review link sends nothing and says why; job.completed event', async () => {
     const id = await jobIn('In Progress')
     const res = await tool(client, 'jobs.complete', { job_id: id, satisfaction_rating: 5, request_review: true, completion_notes: 'Replaced RCD', amount: 450 })
     expect(res.job).toMatchObject({ status: 'Completed', satisfactionRating: 5, amount: 450, notes: 'Replaced RCD' })
-    expect(res.job.reviewRequestedAt).not.toBeNull()
-    expect(res.review_request).toMatchObject({ recorded: true, sent: false })
+    // Sending review requests is covered in test/reviews.test.ts; this company has no review link yet.
+    expect(res.job.reviewRequestedAt).toBeNull()
+    expect(res.review_request).toMatchObject({ sent: false, request: null })
+    expect(res.review_request.note).toContain('PATCH /api/v1/settings/reviews')
     expect((await toolError(client, 'jobs.complete', { job_id: id })).error).toBe('conflict')
     expect((await toolError(client, 'jobs.complete', { job_id: id, satisfaction_rating: 6 })).error).toBe('validation_error')
     const events = await app.owner`select event_type from event_outbox where entity_id = ${id} and event_type = 'job.completed'`

@@ -16,6 +16,8 @@ import { listQuotes } from '../src/domains/quotes/service.js'
 import { listClients } from '../src/domains/clients/service.js'
 import { listServices } from '../src/domains/services/service.js'
 import { listInvoices } from '../src/domains/invoicing/service.js'
+import { listReminders } from '../src/domains/reminders/service.js'
+import { listMessages } from '../src/domains/comms/service.js'
 import { createRegistry } from '../src/domains/index.js'
 
 type Company = Awaited<ReturnType<typeof onboard>>
@@ -33,6 +35,8 @@ const PAST = '2020-01-31'
 const FUTURE = '2099-12-31'
 const BIG_LEADS = COUNT_CAP + 50
 const BIG_OTHERS = 3000
+/** A message history outgrows every other table: each lead, quote, invoice and reminder sends some. */
+const BIG_MESSAGES = 2 * COUNT_CAP
 
 /** Newest first, the id breaking ties: the order every list promises. */
 const newestFirst = <T extends Row>(rows: T[]) =>
@@ -96,7 +100,40 @@ async function seedBig(companyId: string) {
       (array['Draft', 'Sent', 'Partially Paid', 'Paid', 'Void'])[1 + n % 5], 1000, 100, 1100, date '2024-06-01',
       case when n % 2 = 0 then date '2020-01-01' else date '2099-01-01' end, md5(random()::text || n), created_at, created_at
     from (select *, row_number() over (order by created_at) n from jobs where company_id = ${companyId}) j`
-  for (const table of ['leads', 'jobs', 'quotes', 'services', 'invoices']) await app.owner.unsafe(`vacuum analyze ${table}`)
+  // Reminders a year and a bit apart by 3 hours: the past nine tenths fired, and four in five of those
+  // were ticked off; a third are about a lead, a third about a job.
+  await app.owner`
+    insert into reminders (company_id, title, due_at, lead_id, job_id, notify_channel, fired_at, done_at, created_at, updated_at)
+    select ${companyId}, 'Reminder ' || n, due, l.id, j.id, (array['sms', 'email', 'both', null])[1 + n % 4],
+      case when n <= ${BIG_OTHERS * 0.9} then due end, case when n <= ${BIG_OTHERS * 0.9} and n % 5 <> 0 then due + interval '1 hour' end,
+      due - interval '2 days', due - interval '2 days'
+    from (select n, timestamptz '2024-06-01' + n * interval '3 hours' due from generate_series(1, ${BIG_OTHERS}) n) r
+    left join (select id, row_number() over (order by created_at) k from leads where company_id = ${companyId}) l on n % 3 = 0 and l.k = 1 + n % ${BIG_LEADS}
+    left join (select id, row_number() over (order by created_at) k from jobs where company_id = ${companyId}) j on n % 3 = 1 and j.k = 1 + n % ${BIG_OTHERS}`
+  // Messages ten minutes apart: two in three by SMS, a few types (review requests one in twenty), one
+  // in 29 an inbound reply, about one in a hundred failed. Half are about a job (and its lead), most of
+  // the rest about a lead.
+  await app.owner`
+    insert into communications (company_id, channel, direction, message_type, to_address, body, lead_id, job_id, provider, status,
+                                idempotency_key, created_at, handed_to_provider_at, status_updated_at)
+    select ${companyId}, channel, direction,
+      case when direction = 'inbound' then 'reply' else (array['instant_response', 'instant_response', 'instant_response', 'instant_response',
+        'instant_response', 'instant_response', 'quote', 'quote', 'quote', 'quote', 'invoice', 'invoice', 'invoice', 'eta', 'eta',
+        'reminder', 'review_request', 'manual', 'manual', 'marketing'])[1 + n % 20] end,
+      case when channel = 'sms' then '+614' || lpad((n % 100000000)::text, 8, '0') else 'client' || n || '@example.com.au' end,
+      'Message ' || n, coalesce(j.lead_id, l.id), j.id, case when channel = 'sms' then 'twilio' else 'smtp' end,
+      case when direction = 'inbound' then 'received' when n % 97 = 0 then 'failed' when n % 89 = 0 then 'undelivered'
+        when n > ${BIG_MESSAGES - 20} then 'queued' when channel = 'email' then 'sent' else 'delivered' end,
+      'seed:' || n, created, created, created
+    from (select n, case when n % 3 = 0 then 'email' else 'sms' end channel,
+            case when n % 29 = 0 and n % 3 <> 0 then 'inbound' else 'outbound' end direction,
+            timestamptz '2024-01-01' + n * interval '10 minutes' created
+          from generate_series(1, ${BIG_MESSAGES}) n) m
+    left join (select id, lead_id, row_number() over (order by created_at) k from jobs where company_id = ${companyId}) j
+      on n % 2 = 0 and j.k = 1 + (n / 2) % ${BIG_OTHERS}
+    left join (select id, row_number() over (order by created_at) k from leads where company_id = ${companyId}) l
+      on n % 2 = 1 and n % 25 <> 1 and l.k = 1 + n % ${BIG_LEADS}`
+  for (const table of ['leads', 'jobs', 'quotes', 'services', 'invoices', 'reminders', 'communications']) await app.owner.unsafe(`vacuum analyze ${table}`)
 }
 
 beforeAll(async () => {
@@ -150,6 +187,18 @@ describe('hostile offsets and cursors', () => {
     const deepest = await get(`${path}?offset=${MAX_OFFSET}`)
     expect(deepest.status).toBe(200)
     expect(deepest.body.offset).toBe(MAX_OFFSET)
+  })
+
+  it.each(['/leads', '/quotes', '/jobs', '/clients'])('REST GET %s: limit and offset that are not plain whole numbers are a 400 naming them, never read as another number', async (path) => {
+    // Converted naively, "1.5" is 1, "0x10" is 16 and "1e1" is 10: the call would run with a number the caller never wrote.
+    for (const [field, value] of [['limit', '1.5'], ['limit', '0x10'], ['limit', '1e1'], ['offset', '2.5'], ['offset', '0b11']]) {
+      const res = await get(`${path}?${field}=${value}`)
+      expect(res.status, `${field}=${value}`).toBe(400)
+      expectValidationError(res.body, field!)
+    }
+    const plain = await get(`${path}?limit=%2007%20&offset=0`)
+    expect(plain.status).toBe(200)
+    expect(plain.body.limit).toBe(7)
   })
 
   it.each(['/leads', '/quotes', '/jobs', '/clients'])('REST GET %s: a forged cursor is a 400 naming cursor', async (path) => {
@@ -354,6 +403,22 @@ describe('every list filter is served by an index', () => {
     ['invoicing.status Overdue', 'invoices', /status = ANY|invoices_company_open_created|invoices_open_due/, (d) => listInvoices(d, principal(), { status: 'Overdue' })],
     ['invoicing.kind', 'invoices', /kind = /, (d) => listInvoices(d, principal(), { kind: 'progress' })],
     ['invoicing.job_id', 'invoices', /job_id = /, (d) => listInvoices(d, principal(), { job_id: bigJobId })],
+    ['reminders.lead_id', 'reminders', /lead_id = /, (d) => listReminders(d, principal(), { lead_id: bigLeadId })],
+    ['reminders.job_id', 'reminders', /job_id = /, (d) => listReminders(d, principal(), { job_id: bigJobId })],
+    ['reminders.due range', 'reminders', /due_at >= .*due_at < /, (d) => listReminders(d, principal(), { due_from: '2024-09-01T00:00:00Z', due_to: '2024-09-03T00:00:00Z' })],
+    // reminders_open_due holds only open reminders: once done ones are included, reminders_company_due
+    // must serve the due range. Alone, either flag pages the company's reminders in due order from that
+    // index (done ones are most of them), but the count reads the whole company, and here the company
+    // is nearly the whole table, so the planner rightly counts with a sequential scan.
+    ['reminders.include_completed', 'reminders', /reminders_company_due .*due_at >= .*due_at < /,
+      (d) => listReminders(d, principal(), { include_completed: true, due_from: '2024-09-01T00:00:00Z', due_to: '2024-09-03T00:00:00Z' })],
+    ['reminders.completed_only', 'reminders', /reminders_company_due .*due_at >= .*due_at < /,
+      (d) => listReminders(d, principal(), { completed_only: true, due_from: '2024-09-01T00:00:00Z', due_to: '2024-09-03T00:00:00Z' })],
+    ['comms.message_type', 'communications', /message_type = /, (d) => listMessages(d, principal(), { message_type: 'review_request' })],
+    ['comms.delivery_status failed', 'communications', /status = /, (d) => listMessages(d, principal(), { delivery_status: 'failed' })],
+    ['comms.lead_id', 'communications', /lead_id = /, (d) => listMessages(d, principal(), { lead_id: bigLeadId })],
+    ['comms.job_id', 'communications', /job_id = /, (d) => listMessages(d, principal(), { job_id: bigJobId })],
+    ['comms.since', 'communications', /created_at >= /, (d) => listMessages(d, principal(), { since: '2024-05-01T00:00:00Z' })],
   ]
 
   it.each(cases)('%s: each query reading %s filters through an index, never a sequential scan', async (_, table, served, run) => {
@@ -373,6 +438,9 @@ describe('every list filter is served by an index', () => {
   // of every paged list operation in the registry needs a case above, or a reason here.
   const unindexedOnPurpose: Record<string, string> = {
     'services.search': 'a service catalogue is small; the per-company index bounds the scan',
+    'workflows.enabled': 'workflows.list pages over the automation catalogue in code (a dozen entries), not a table',
+    'workflows.workflow_id': 'only pending actions are listed, through the partial index of pending rows (pending_actions_company_pending), which expiry keeps small',
+    'comms.channel': 'two channels, each a large share of the messages: newest first (communications_company_created_id) a page fills within a few rows, and the count stops at the cap',
   }
   it('every filter of every paged list in the registry has an index case above (or a stated reason)', () => {
     const covered = new Set(cases.map(([name]) => name.split(' ')[0]!))

@@ -239,6 +239,7 @@ describe('request logs', () => {
     expect(redactPath('/Q/tok')).toBe('/Q/[redacted]')
     expect(redactPath('//q//tok/decline')).toBe('//q//[redacted]/decline')
     expect(redactPath('/sandbox/checkout/cs_sandbox_abc/pay')).toBe('/sandbox/checkout/[redacted]/pay')
+    expect(redactPath('/u/unsubscribeToken123')).toBe('/u/[redacted]')
     expect(redactPath('/SANDBOX/Portal/bps_sandbox_abc')).toBe('/SANDBOX/Portal/[redacted]')
     for (const untouched of ['/api/v1/leads', '/qq/abc', '/q', '/sandbox/other/abc', '/api/v1/q/abc']) expect(redactPath(untouched)).toBe(untouched)
   })

@@ -4,12 +4,12 @@
 // delivery row ends 'delivered'. Delivery is at-least-once: an attempt whose POST reached the
 // receiver but whose result the dead worker never recorded is sent again with the same webhook-id,
 // so the receiver may see duplicates; the number of distinct webhook-ids must equal the events.
-import { spawn, type ChildProcess } from 'node:child_process'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { Webhook } from 'standardwebhooks'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { onboard, startTestApp, type TestApp } from './helpers/app.js'
+import { workerProcesses } from './helpers/worker-process.js'
 import { waitFor } from './helpers/wait.js'
 
 const EVENTS = 100
@@ -24,40 +24,10 @@ let company: Awaited<ReturnType<typeof onboard>>
 let receiver: http.Server
 let receiverUrl: string
 const seen: Seen[] = []
-const workers: ChildProcess[] = []
 let onRequest: (() => void) | null = null
 
-/** A worker process on the app's database and task queue; resolves once it polls Temporal. */
-function startWorker(): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main-worker.ts'], {
-    env: {
-      ...process.env,
-      DATABASE_URL: app.config.DATABASE_URL,
-      TEMPORAL_ADDRESS: inject('temporalAddress'),
-      TEMPORAL_TASK_QUEUE: app.config.TEMPORAL_TASK_QUEUE,
-      LOG_LEVEL: 'info',
-      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-      WEBHOOK_RETRY_SCHEDULE_MS: '0,200,400,800',
-      WEBHOOK_TIMEOUT_MS: '5000',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  workers.push(child)
-  return new Promise((resolve, reject) => {
-    let out = ''
-    const onData = (chunk: Buffer) => {
-      out = (out + chunk.toString()).slice(-8000)
-      if (out.includes('"worker ready"')) {
-        child.stdout!.off('data', onData)
-        child.stdout!.resume() // keep draining so the pipe never blocks the worker
-        resolve(child)
-      }
-    }
-    child.stdout!.on('data', onData)
-    child.stderr!.on('data', (chunk: Buffer) => (out = (out + chunk.toString()).slice(-8000)))
-    child.once('exit', (code, signal) => reject(new Error(`worker exited (${code ?? signal}) before it was ready: ${out}`)))
-  })
-}
+const workerProcs = workerProcesses(() => app, () => ({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_RETRY_SCHEDULE_MS: '0,200,400,800', WEBHOOK_TIMEOUT_MS: '5000' }))
+const startWorker = () => workerProcs.start()
 
 beforeAll(async () => {
   receiver = http.createServer((req, res) => {
@@ -81,7 +51,7 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
-  for (const w of workers) if (w.exitCode === null && w.signalCode === null) w.kill('SIGKILL')
+  workerProcs.killAll()
   await app?.stop()
   receiver?.closeAllConnections()
   await new Promise<void>((resolve) => (receiver ? receiver.close(() => resolve()) : resolve()))

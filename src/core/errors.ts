@@ -15,6 +15,7 @@ export type ErrorCode =
   | 'payment_required'
   | 'payment_account_required'
   | 'not_implemented'
+  | 'worker_unavailable'
   | 'internal_error'
 
 const statusByCode: Record<ErrorCode, number> = {
@@ -33,6 +34,8 @@ const statusByCode: Record<ErrorCode, number> = {
   rate_limited: 429,
   not_implemented: 501,
   internal_error: 500,
+  /** A Temporal worker did not answer in time (none running): operational, never caused by the input. */
+  worker_unavailable: 503,
 }
 
 /** Every code the service answers with. */

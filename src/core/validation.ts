@@ -48,7 +48,33 @@ export function describeErrors(schema: TSchema, value: unknown): string[] {
 export function parseInput<T>(schema: TSchema, raw: unknown, options: { convert?: boolean } = {}): T {
   const v = validatorFor(schema)
   let value = v.Default(structuredClone(raw ?? {}))
-  if (options.convert) value = v.Convert(value)
+  if (options.convert) {
+    const given = typeof value === 'object' && value !== null ? { ...(value as Record<string, unknown>) } : value
+    value = keepUnreadableNumbers(schema, given, v.Convert(value))
+  }
   if (!v.Check(value)) throw validationError(describeErrors(schema, value))
   return value as T
+}
+
+const DECIMAL_INTEGER = /^\s*[-+]?\d+\s*$/
+const DECIMAL_NUMBER = /^\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*$/
+
+/**
+ * TypeBox's Convert reads a query string's "1.5" as the integer 1 and "0x10" as 16. A query value
+ * that is not a plain decimal of the property's type keeps its string, so the check refuses it
+ * naming the field, instead of the call quietly running with another number.
+ */
+function keepUnreadableNumbers(schema: TSchema, before: unknown, after: unknown): unknown {
+  const properties = (schema as { properties?: Record<string, { type?: unknown }> }).properties
+  if (!properties || typeof before !== 'object' || before === null || typeof after !== 'object' || after === null) return after
+  const input = before as Record<string, unknown>
+  const out = after as Record<string, unknown>
+  for (const [name, property] of Object.entries(properties)) {
+    const given = input[name]
+    if (typeof given !== 'string') continue
+    const types = ([] as unknown[]).concat(property.type ?? [])
+    if (types.includes('integer') && !types.includes('number') && !DECIMAL_INTEGER.test(given)) out[name] = given
+    else if (types.includes('number') && !DECIMAL_NUMBER.test(given)) out[name] = given
+  }
+  return out
 }

@@ -30,6 +30,8 @@ export interface DevServerOptions {
   port: number
   uiPort: number
   dataDir: string
+  /** Keep Temporal's state in memory (the CLI's default) instead of the SQLite file in dataDir. */
+  inMemory?: boolean
   namespace?: string
   /** Write logs here instead of discarding them. */
   logLevel?: string
@@ -47,7 +49,10 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     '--ip', '127.0.0.1',
     '--port', String(options.port),
     '--ui-port', String(options.uiPort),
-    '--db-filename', dbFile,
+    // WAL with synchronous=NORMAL, SQLite's own advice for this: consistent, and durable across a
+    // crash of the server process (only a power cut can lose the last commits, which a development
+    // server may), with far fewer fsyncs: about twice the workflows per second on this machine.
+    ...(options.inMemory ? [] : ['--db-filename', dbFile, '--sqlite-pragma', 'journal_mode=wal', '--sqlite-pragma', 'synchronous=normal']),
     '--namespace', options.namespace ?? 'default',
     '--log-level', options.logLevel ?? 'warn',
     ...Object.entries(SEARCH_ATTRIBUTES).flatMap(([name, type]) => ['--search-attribute', `${name}=${type === 'KEYWORD' ? 'Keyword' : type}`]),

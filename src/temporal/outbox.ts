@@ -3,7 +3,7 @@
 // (after a crash between commit and start). Starting twice is harmless: ids come from business
 // keys and each workflow's definition (temporal/contract.ts) says what a second start does.
 import type { Client } from '@temporalio/client'
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client'
+import { isGrpcDeadlineError, ScheduleAlreadyRunning, ScheduleNotFoundError, WorkflowExecutionAlreadyStartedError, WorkflowFailedError, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client'
 import type postgres from 'postgres'
 import { withTenant, type Db } from '../db/sql.js'
 import type { Logger } from '../logger.js'
@@ -32,6 +32,8 @@ export class WorkflowDispatcher {
   private timer: NodeJS.Timeout | null = null
   private relaying: Promise<void> | null = null
   private readonly definitions: Map<string, AnyWorkflowDefinition>
+  private readonly failpoint: string | undefined
+  private readonly eagerStart: boolean
 
   constructor(
     private readonly client: Client,
@@ -39,9 +41,15 @@ export class WorkflowDispatcher {
     private readonly taskQueue: string,
     private readonly logger: Logger,
     definitions: AnyWorkflowDefinition[],
-    /** Crash-test failpoint: 'before-workflow-start' kills the process after commit, before the start. */
-    private readonly failpoint?: string,
+    options: {
+      /** Crash-test failpoint: 'before-workflow-start' kills the process after commit, before the start. */
+      failpoint?: string
+      /** The client shares the in-process worker's connection: ask the server to hand the first task straight back. */
+      eagerStart?: boolean
+    } = {},
   ) {
+    this.failpoint = options.failpoint
+    this.eagerStart = options.eagerStart ?? false
     this.definitions = new Map(definitions.map((d) => [workflowType(d), d]))
   }
 
@@ -63,6 +71,7 @@ export class WorkflowDispatcher {
         workflowIdConflictPolicy: definition.idConflictPolicy,
         workflowIdReusePolicy: definition.idReusePolicy,
         typedSearchAttributes: [{ key: CompanyIdKey, value: spec.companyId }],
+        requestEagerStart: this.eagerStart,
       })
     } catch (error) {
       if (!(error instanceof WorkflowExecutionAlreadyStartedError)) {
@@ -72,6 +81,91 @@ export class WorkflowDispatcher {
       // The id's policy refuses another run (it already ran to completion): the work is done.
     }
     return { started: true }
+  }
+
+  /**
+   * Signals a workflow by id. Never throws: false when it is not running (finished, or never
+   * started) or the signal could not be delivered (logged). Callers use signals to act sooner, never
+   * as the only way: the workflow re-checks the database anyway.
+   */
+  async signal(workflowId: string, signalName: string, ...args: unknown[]): Promise<boolean> {
+    try {
+      await this.client.workflow.getHandle(workflowId).signal(signalName, ...args)
+      return true
+    } catch (error) {
+      if (!(error instanceof WorkflowNotFoundError)) this.logger.warn({ err: error, workflowId, signalName }, 'workflow signal failed')
+      return false
+    }
+  }
+
+  /**
+   * Sends a Temporal Update to a running workflow and waits for its handler's answer. 'refused':
+   * its validator (or handler) said no, with why; 'not_running': no open run has that id (it
+   * finished, or has not started yet); 'no_answer': no worker answered within timeoutMs (none is
+   * running, say), so the caller is not held indefinitely. Anything else (the server unreachable) throws.
+   */
+  async update<R>(workflowId: string, updateName: string, arg: unknown, timeoutMs = 20_000): Promise<
+    { outcome: 'done'; result: R } | { outcome: 'refused'; message: string } | { outcome: 'not_running' } | { outcome: 'no_answer' }
+  > {
+    try {
+      const result = await this.client.withDeadline(Date.now() + timeoutMs, () =>
+        this.client.workflow.getHandle(workflowId).executeUpdate<R, [unknown]>(updateName, { args: [arg] }))
+      return { outcome: 'done', result }
+    } catch (error) {
+      if (error instanceof WorkflowUpdateFailedError) return { outcome: 'refused', message: error.cause?.message ?? error.message }
+      if (error instanceof WorkflowNotFoundError) return { outcome: 'not_running' }
+      if (isGrpcDeadlineError(error) || isGrpcDeadlineError((error as { cause?: unknown })?.cause)) return { outcome: 'no_answer' }
+      throw error
+    }
+  }
+
+  /**
+   * Creates or replaces a Temporal Schedule that starts `spec`'s workflow every day at hour:minute
+   * in timeZone (its runs get the schedule's workflow id plus the fire time). Idempotent: the same
+   * call again leaves one schedule with this spec. Throws when the server cannot be reached.
+   */
+  async upsertDailySchedule(scheduleId: string, spec: WorkflowSpec, at: { hour: number; minute: number; timeZone: string }): Promise<void> {
+    const options = {
+      spec: { calendars: [{ hour: at.hour, minute: at.minute }], timezone: at.timeZone },
+      action: {
+        type: 'startWorkflow' as const, workflowType: spec.workflowType, workflowId: spec.workflowId, taskQueue: this.taskQueue,
+        args: [spec.input], typedSearchAttributes: [{ key: CompanyIdKey, value: spec.companyId }],
+      },
+      // A missed fire (server down) runs once when it is back within the hour; never two at once.
+      policies: { overlap: 'SKIP' as const, catchupWindow: '1 hour' },
+    }
+    try {
+      await this.client.schedule.create({ scheduleId, ...options })
+    } catch (error) {
+      if (!(error instanceof ScheduleAlreadyRunning)) throw error
+      await this.client.schedule.getHandle(scheduleId).update((previous) => ({ ...previous, spec: options.spec, action: options.action, policies: { ...previous.policies, ...options.policies } }))
+    }
+  }
+
+  /** Deletes a schedule; one that does not exist is already deleted. */
+  async deleteSchedule(scheduleId: string): Promise<void> {
+    try {
+      await this.client.schedule.getHandle(scheduleId).delete()
+    } catch (error) {
+      if (!(error instanceof ScheduleNotFoundError)) throw error
+    }
+  }
+
+  /**
+   * Waits up to timeoutMs for a workflow's result, for tools that answer with what a short
+   * workflow did. 'pending' when it has not finished by then (still running, or no worker yet);
+   * 'failed' with why when the run failed. Anything else (the server unreachable) throws.
+   */
+  async result<R>(workflowId: string, timeoutMs: number): Promise<{ outcome: 'done'; result: R } | { outcome: 'pending' } | { outcome: 'failed'; message: string }> {
+    try {
+      const result = await this.client.withDeadline(Date.now() + timeoutMs, () => this.client.workflow.getHandle(workflowId).result() as Promise<R>)
+      return { outcome: 'done', result }
+    } catch (error) {
+      if (error instanceof WorkflowFailedError) return { outcome: 'failed', message: error.cause?.message ?? error.message }
+      if (error instanceof WorkflowNotFoundError) return { outcome: 'pending' }
+      if (isGrpcDeadlineError(error) || isGrpcDeadlineError((error as { cause?: unknown })?.cause)) return { outcome: 'pending' }
+      throw error
+    }
   }
 
   /** Starts the workflow for an outbox row and marks it started. Never throws: the relay retries. */

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url'
 import { createActivities } from '../../activities/index.js'
 import * as bundledWorkflows from '../../workflows/index.js'
 import type { Deps } from '../core/deps.js'
+import type { Logger } from '../logger.js'
 import { workflowType, type AnyWorkflowDefinition } from './contract.js'
 
 const workflowsPath = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url))
@@ -45,7 +46,7 @@ export interface RunningWorker {
 let runtimeInstalled = false
 
 /** Sends the SDK's own logs (warnings and errors only) into our structured log. Once per process. */
-function installSdkLogging(deps: Deps): void {
+function installSdkLogging(logger: Logger): void {
   if (runtimeInstalled) return
   runtimeInstalled = true
   Runtime.install({
@@ -53,15 +54,21 @@ function installSdkLogging(deps: Deps): void {
     shutdownSignals: [],
     logger: new DefaultLogger('WARN', (entry) => {
       const level = entry.level === 'ERROR' ? 'error' : 'warn'
-      deps.logger[level]({ sdk: 'temporal', ...entry.meta }, entry.message)
+      logger[level]({ sdk: 'temporal', ...entry.meta }, entry.message)
     }),
   })
 }
 
-export async function startWorker(deps: Deps, address: string, definitions: AnyWorkflowDefinition[]): Promise<RunningWorker> {
+/** The worker's connection; the runtime's client shares it when the worker runs in this process. */
+export async function connectWorker(logger: Logger, address: string): Promise<NativeConnection> {
+  installSdkLogging(logger)
+  return NativeConnection.connect({ address })
+}
+
+/** Runs the worker on a connection; stopping the worker does not close the connection (its owner does). */
+export async function startWorker(deps: Deps, connection: NativeConnection, definitions: AnyWorkflowDefinition[]): Promise<RunningWorker> {
   checkWorkflowExports(definitions)
-  installSdkLogging(deps)
-  const connection = await NativeConnection.connect({ address })
+  installSdkLogging(deps.logger)
   const worker = await Worker.create({
     connection,
     namespace: deps.config.TEMPORAL_NAMESPACE,
@@ -74,7 +81,6 @@ export async function startWorker(deps: Deps, address: string, definitions: AnyW
     async stop() {
       if (worker.getState() === 'RUNNING') worker.shutdown()
       await running
-      await connection.close()
     },
   }
 }

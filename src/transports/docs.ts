@@ -55,6 +55,7 @@ export function buildDocs(registry: Registry, urls: Urls) {
       { error: 'rate_limited', status: 429, extra: 'retry_after_seconds' },
       { error: 'internal_error', status: 500 },
       { error: 'not_implemented', status: 501 },
+      { error: 'worker_unavailable', status: 503 },
     ],
     limits: {
       request_body_bytes: INPUT_LIMITS.maxBodyBytes,

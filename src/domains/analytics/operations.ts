@@ -1,52 +1,51 @@
-import Type from 'typebox'
-import type { AnyOperation } from '../../core/operation.js'
-import { plannedTool, READ } from '../../core/planned.js'
-import { StringEnum } from '../../core/schema-helpers.js'
-import { closed, DateOnly } from '../shared-schema.js'
+import { defineOperation } from '../../core/operation.js'
+import { READ } from '../../core/annotations.js'
+import { dashboard } from './dashboard.js'
+import { detailedAnalytics } from './detailed.js'
+import { getFinancials } from './financials.js'
+import { DashboardInput, DashboardResponse, DetailedInput, DetailedResponse, FinancialsInput, FinancialsResponse } from './schema.js'
 
-const capability = 'Invoicing, payments and cash flow'
 const access = { scope: 'financials', permission: 'read' } as const
-const Days = Type.Optional(Type.Integer({ minimum: 1, maximum: 365, default: 30, description: 'Lookback period in days (default 30)' }))
 
-export const analyticsPlannedTools: AnyOperation[] = [
-  plannedTool({
+export const analyticsOperations = [
+  defineOperation({
     name: 'analytics.financials',
+    domain: 'analytics',
     title: 'Financial summary',
     description:
       'Financial summary over a lookback period (default 30 days): revenue, outstanding invoices and cash-flow metrics. The same summary as GET /financials.',
-    input: Type.Object({ days: Days }, closed),
+    input: FinancialsInput,
+    output: FinancialsResponse,
     access,
     cost: 'read',
     annotations: READ,
-    capability,
+    rest: { method: 'GET', path: '/financials' },
+    run: (ctx, input) => getFinancials(ctx.deps, ctx.principal!, input),
   }),
-  plannedTool({
+  defineOperation({
     name: 'analytics.detailed',
+    domain: 'analytics',
     title: 'Detailed analytics',
     description:
-      'Detailed business analytics for a period: leads by source and status, conversion rates (lead to quote to job), quote acceptance rate, average job value, and revenue by service, technician and period.',
-    input: Type.Object(
-      {
-        from: Type.Optional(DateOnly('Start date (YYYY-MM-DD); default 90 days ago')),
-        to: Type.Optional(DateOnly('End date (YYYY-MM-DD, inclusive); default today')),
-        group_by: Type.Optional(StringEnum(['day', 'week', 'month'] as const, { default: 'week', description: 'Time bucket for the series' })),
-      },
-      closed,
-    ),
+      'Detailed business analytics for a period (from/to, local dates in the company time zone; default the last 90 days): conversion of the leads created in it (lead to quote to accepted to job to paid, with rates), quote win rate, average job value, and leads, win rate, jobs and revenue by service type, by lead source and by technician, plus a series by day, week or month.',
+    input: DetailedInput,
+    output: DetailedResponse,
     access,
     cost: 'read',
     annotations: READ,
-    capability,
+    run: (ctx, input) => detailedAnalytics(ctx.deps, ctx.principal!, input),
   }),
-  plannedTool({
+  defineOperation({
     name: 'analytics.dashboard',
+    domain: 'analytics',
     title: 'Business dashboard',
     description:
-      'Headline KPIs for a dashboard: revenue, outstanding and overdue invoices, new leads, open quotes, jobs scheduled and completed, conversion rate and average review rating, each with the change from the previous period.',
-    input: Type.Object({ days: Days }, closed),
+      "What an owner reads first thing: today's and tomorrow's jobs (local dates in the company time zone), overdue invoices, leads of the last 24 hours, quotes waiting for the client (Sent or Viewed), reminders due by the end of today, and headline revenue, leads and completed jobs for the last days against the days before.",
+    input: DashboardInput,
+    output: DashboardResponse,
     access,
     cost: 'read',
     annotations: READ,
-    capability,
+    run: (ctx, input) => dashboard(ctx.deps, ctx.principal!, input),
   }),
 ]

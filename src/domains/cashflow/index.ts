@@ -1,8 +1,8 @@
 import { defineDomain } from '../../core/domain.js'
-import { cashflowPlannedTools } from './operations.js'
+import { cashflowOperations, recurringCostOperations } from './operations.js'
 
 export const cashflowDomain = defineDomain({
   name: 'cashflow',
-  description: 'Cash-flow forecasts from invoices, jobs and quotes.',
-  operations: [...cashflowPlannedTools],
+  description: 'Cash-flow forecasts from invoices, jobs and recorded recurring costs.',
+  operations: [...cashflowOperations, ...recurringCostOperations],
 })

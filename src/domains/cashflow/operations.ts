@@ -1,26 +1,50 @@
-import Type from 'typebox'
-import type { AnyOperation } from '../../core/operation.js'
-import { plannedTool, READ } from '../../core/planned.js'
-import { Dollars } from '../../core/schema-helpers.js'
-import { closed } from '../shared-schema.js'
+import { defineOperation } from '../../core/operation.js'
+import { READ, WRITE } from '../../core/annotations.js'
+import { forecast } from './forecast.js'
+import { createRecurringCost, deactivateRecurringCost, listRecurringCosts } from './recurring-costs.js'
+import {
+  CreateRecurringCostInput, ForecastInput, ForecastResponse, ListRecurringCostsInput, RecurringCostIdInput, RecurringCostListResponse, RecurringCostResponse,
+} from './schema.js'
 
-export const cashflowPlannedTools: AnyOperation[] = [
-  plannedTool({
+const financials = (permission: 'read' | 'write') => ({ scope: 'financials' as const, permission })
+
+export const cashflowOperations = [
+  defineOperation({
     name: 'cashflow.forecast',
+    domain: 'cashflow',
     title: 'Cash-flow forecast',
     description:
-      'Forecast the next 30 days of cash flow with a weekly breakdown: expected receipts from invoices by due date and from scheduled jobs, against expected outgoings, with the projected balance each week. Read-only.',
-    input: Type.Object(
-      {
-        opening_balance: Type.Optional(Dollars({ description: 'Cash on hand today in AUD dollars, as the starting balance' })),
-        include_accepted_quotes: Type.Optional(Type.Boolean({ default: true, description: 'Count Accepted quotes not yet invoiced as expected income' })),
-        weekly_outgoings: Type.Optional(Dollars({ minimum: 0, description: 'Regular weekly costs in AUD dollars (wages, rent, vehicles), if not recorded' })),
-      },
-      closed,
-    ),
-    access: { scope: 'financials', permission: 'read' },
+      "Forecast the next 30 days of cash flow in weekly buckets (local dates in the company time zone): expected receipts from invoices by due date (overdue ones this week) and from booked or completed jobs not yet invoiced (job date plus payment terms), each weighted by the client's payment history, against the recurring costs the company records (GET /api/v1/recurring-costs), with the projected balance each week from an optional opening balance. Every figure lists its sources with the weight used. Read-only.",
+    input: ForecastInput,
+    output: ForecastResponse,
+    access: financials('read'),
     cost: 'read',
     annotations: READ,
-    capability: 'Invoicing, payments and cash flow',
+    run: (ctx, input) => forecast(ctx.deps, ctx.principal!, input),
+  }),
+]
+
+/** REST-only: the recurring costs the forecast and GET /financials count (the MCP tool set is fixed by the spec). */
+export const recurringCostOperations = [
+  defineOperation({
+    name: 'cashflow.list_recurring_costs', domain: 'cashflow', title: 'List recurring costs',
+    description: 'Recurring costs the company records (rent, leases, insurance, wages), newest first, with the next date each falls due. Deactivated ones with include_inactive.',
+    input: ListRecurringCostsInput, output: RecurringCostListResponse, access: financials('read'), cost: 'read', annotations: READ, mcp: false,
+    rest: { method: 'GET', path: '/recurring-costs' },
+    run: (ctx, input) => listRecurringCosts(ctx.deps, ctx.principal!, input),
+  }),
+  defineOperation({
+    name: 'cashflow.create_recurring_cost', domain: 'cashflow', title: 'Record a recurring cost',
+    description: 'Record a cost paid on a schedule (weekly, fortnightly, monthly, quarterly or yearly) from starts_on (default today), counted as money out by cashflow.forecast and GET /financials.',
+    input: CreateRecurringCostInput, output: RecurringCostResponse, access: financials('write'), cost: 'write', annotations: WRITE, mcp: false,
+    rest: { method: 'POST', path: '/recurring-costs', status: 201, feature: 'restWrite' },
+    run: (ctx, input) => createRecurringCost(ctx.deps, ctx.principal!, input),
+  }),
+  defineOperation({
+    name: 'cashflow.delete_recurring_cost', domain: 'cashflow', title: 'Remove a recurring cost',
+    description: 'Deactivate a recurring cost: it no longer falls due after today (its past dates stay in past cash flow). Repeating it changes nothing.',
+    input: RecurringCostIdInput, output: RecurringCostResponse, access: financials('write'), cost: 'write', annotations: { ...WRITE, idempotentHint: true, destructiveHint: true }, mcp: false,
+    rest: { method: 'DELETE', path: '/recurring-costs/:id', status: 200, feature: 'restWrite' },
+    run: (ctx, input) => deactivateRecurringCost(ctx.deps, ctx.principal!, input.id),
   }),
 ]

@@ -1,16 +1,21 @@
 import { ApplicationFailure } from '@temporalio/activity'
 import { defineDomain } from '../../core/domain.js'
 import { PermanentDeliveryError } from '../../providers/sms/provider.js'
-import { commsPlannedTools } from './operations.js'
+import { commsManagement, commsOperations } from './operations.js'
 import { deliverMessagesDefinition } from './deliver.js'
 import { sendMessage, type MessageRequest } from './send.js'
+import { listMessages } from './service.js'
 
 export const commsDomain = defineDomain({
   name: 'comms',
   description: 'SMS and email: history, and sending to clients within the plan\'s monthly limits.',
-  operations: commsPlannedTools,
+  operations: [...commsOperations, ...commsManagement],
   resources: [
-    { uri: 'service://communications', name: 'Communications', scope: 'clients', description: 'SMS and email history with delivery status.', capability: 'Communications and reminders' },
+    {
+      uri: 'service://communications', name: 'Communications', scope: 'clients',
+      description: 'SMS and email history with delivery status (newest 100, with the total), as comms.list returns it.',
+      read: (deps, principal) => listMessages(deps, principal, { limit: 100 }),
+    },
   ],
   activities: (deps) => ({
     async sendMessage(input: MessageRequest) {

@@ -1,72 +1,68 @@
-import Type from 'typebox'
-import type { AnyOperation } from '../../core/operation.js'
-import { plannedTool, READ, SEND } from '../../core/planned.js'
-import { DateTime, StringEnum } from '../../core/schema-helpers.js'
-import { closed, Id, Paging } from '../shared-schema.js'
+import { defineOperation } from '../../core/operation.js'
+import { READ, SEND } from '../../core/annotations.js'
+import { listOptOuts } from './opt-outs.js'
+import { ListMessagesInput, ListOptOutsInput, MessageListResponse, OptOutListResponse, SendEmailInput, SendResponse, SendSmsInput } from './schema.js'
+import { listMessages, sendEmail, sendSms } from './service.js'
 
-const capability = 'Communications and reminders'
-const Links = {
-  lead_id: Type.Optional(Id('Lead to record the message against')),
-  job_id: Type.Optional(Id('Job to record the message against')),
-}
+const clients = (permission: 'read' | 'write') => ({ scope: 'clients' as const, permission })
+const SPAM_ACT = 'Set message_type to marketing (or review_request, referral, upsell, follow_up) for anything promotional: it then identifies the business and carries an opt-out, and is not sent to anyone who opted out.'
 
-export const commsPlannedTools: AnyOperation[] = [
-  plannedTool({
+export const commsOperations = [
+  defineOperation({
     name: 'comms.list',
+    domain: 'comms',
     title: 'List messages',
     description:
-      'List SMS and email history with delivery status, newest first. Filter by channel, message type, delivery status, lead or date. Cursor-paginated.',
-    input: Type.Object(
-      {
-        channel: Type.Optional(StringEnum(['sms', 'email'] as const, { description: 'Only this channel' })),
-        message_type: Type.Optional(Type.String({ description: 'Only this message type, e.g. quote, invoice, reminder, eta, review_request, manual' })),
-        delivery_status: Type.Optional(StringEnum(['queued', 'sent', 'delivered', 'failed', 'bounced'] as const, { description: 'Only messages in this delivery status' })),
-        lead_id: Type.Optional(Id('Only messages to or about this lead')),
-        since: Type.Optional(DateTime({ description: 'Only messages sent at or after this time' })),
-        ...Paging,
-      },
-      closed,
-    ),
-    access: { scope: 'clients', permission: 'read' },
+      'List SMS and email history with delivery status, newest first. Filter by channel, message_type, delivery_status (queued, recorded, sent, delivered, failed, undelivered, received), lead_id, job_id or since. Page with cursor/nextCursor (or limit and offset; limit default 50, max 100).',
+    input: ListMessagesInput,
+    output: MessageListResponse,
+    access: clients('read'),
     cost: 'read',
     annotations: READ,
-    capability,
+    run: (ctx, input) => listMessages(ctx.deps, ctx.principal!, input),
   }),
-  plannedTool({
+  defineOperation({
     name: 'comms.send_sms',
+    domain: 'comms',
     title: 'Send an SMS',
     description:
-      'Send an SMS to an Australian mobile number (04xx xxx xxx or +61 4xx xxx xxx) and record it in the message history. Counts toward the monthly SMS quota.',
-    input: Type.Object(
-      {
-        to: Type.String({ minLength: 8, maxLength: 20, description: 'Australian mobile number, local or international form, e.g. 0412 345 678 or +61 412 345 678' }),
-        message: Type.String({ minLength: 1, maxLength: 1600, description: 'Message text (long messages are sent as several SMS segments)' }),
-        ...Links,
-      },
-      closed,
-    ),
-    access: { scope: 'clients', permission: 'write' },
+      `Send an SMS to an Australian mobile number (04xx xxx xxx or +61 4xx xxx xxx; landlines and foreign numbers are refused) and record it in the message history. Returns the message (status queued); comms.list shows it move to sent and delivered. Counts toward the monthly SMS quota. ${SPAM_ACT}`,
+    input: SendSmsInput,
+    output: SendResponse,
+    access: clients('write'),
     cost: 'write',
     annotations: SEND,
-    capability,
+    run: (ctx, input) => sendSms(ctx.deps, ctx.principal!, input),
   }),
-  plannedTool({
+  defineOperation({
     name: 'comms.send_email',
+    domain: 'comms',
     title: 'Send an email',
-    description: 'Send an email (HTML body supported) and record it in the message history. Counts toward the monthly email quota.',
-    input: Type.Object(
-      {
-        to: Type.String({ format: 'email', description: 'Recipient email address' }),
-        subject: Type.String({ minLength: 1, maxLength: 200, description: 'Subject line' }),
-        body: Type.String({ minLength: 1, maxLength: 100000, description: 'Message body; HTML is supported' }),
-        reply_to: Type.Optional(Type.String({ format: 'email', description: "Reply-to address; defaults to the company's email" })),
-        ...Links,
-      },
-      closed,
-    ),
-    access: { scope: 'clients', permission: 'write' },
+    description:
+      `Send an email (HTML body, sanitised; a plain-text part is derived from it) and record it in the message history. Returns the message (status queued). Counts toward the monthly email quota. ${SPAM_ACT}`,
+    input: SendEmailInput,
+    output: SendResponse,
+    access: clients('write'),
     cost: 'write',
     annotations: SEND,
-    capability,
+    run: (ctx, input) => sendEmail(ctx.deps, ctx.principal!, input),
+  }),
+]
+
+/** REST-only: the Spam Act opt-out register (the spec's tool set is fixed). */
+export const commsManagement = [
+  defineOperation({
+    name: 'comms.opt_outs',
+    domain: 'comms',
+    title: 'List opt-outs',
+    description: 'Numbers and email addresses that opted out of marketing messages (a STOP reply or an unsubscribe link), newest first. Marketing messages to them are recorded as not sent; transactional messages still go.',
+    input: ListOptOutsInput,
+    output: OptOutListResponse,
+    access: clients('read'),
+    cost: 'read',
+    annotations: READ,
+    mcp: false,
+    rest: { method: 'GET', path: '/comms/opt-outs' },
+    run: (ctx, input) => listOptOuts(ctx.deps, ctx.principal!, input),
   }),
 ]

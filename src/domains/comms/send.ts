@@ -1,23 +1,32 @@
-// Sending one SMS or email: record it (idempotently, keyed per logical message), count it against
-// the month's limit, hand it to the configured provider, and record what the provider said. A
-// retried activity with the same key finds the earlier record and does not send again. No
-// provider call happens inside a database transaction.
+// Sending one SMS or email: record it (idempotently, keyed per logical message), refuse a marketing
+// message to an address that opted out, count it against the month's limit, hand it to the
+// configured provider, and record what the provider said. A retried activity with the same key
+// finds the earlier record and does not send again. No provider call happens inside a database
+// transaction. Every message the service sends comes through here, so the Spam Act rules
+// (spam-act.ts) hold for every tool and automation.
 import type postgres from 'postgres'
 import type { Deps } from '../../core/deps.js'
 import { withTenant } from '../../db/sql.js'
 import { PermanentDeliveryError } from '../../providers/sms/provider.js'
 import { invoicePdfAttachment } from '../invoicing/public.js'
 import { describeRefusal, metricOf, releaseMessages, reserveMessages } from '../billing/message-quota.js'
+import { textFromHtml, unsubscribeHeaders } from './compose.js'
+import { optedOutReason, optedOutSince, readCompany, recordOutbound, unsubscribeUrl, type Company } from './record.js'
+import { isMarketing } from './spam-act.js'
+import { twilioStatusCallbackUrl } from './twilio-status.js'
 
 export interface MessageRequest {
   companyId: string
   channel: 'sms' | 'email'
+  /** What the message is; marketing types (spam-act.ts) get the opt-out and are never sent to an address that opted out. */
   messageType: string
   to: string
   subject?: string
   body: string
-  /** Plain-text alternative for email. */
+  /** Plain-text alternative for email (derived from the HTML when absent). */
   text?: string
+  /** Email only; defaults to the company's contact email. */
+  replyTo?: string
   leadId?: string
   quoteId?: string
   jobId?: string
@@ -31,8 +40,8 @@ export interface MessageRequest {
 
 export interface MessageOutcome {
   communicationId: string
-  /** not_sent: the monthly limit was reached (an automation records that it did not send). */
-  status: 'recorded' | 'sent' | 'failed' | 'not_sent'
+  /** not_sent: refused before the provider (the monthly limit reached, or the recipient opted out of marketing). */
+  status: 'recorded' | 'queued' | 'sent' | 'delivered' | 'undelivered' | 'failed' | 'not_sent'
   provider: string
   alreadySent: boolean
   reason?: string
@@ -40,67 +49,95 @@ export interface MessageOutcome {
 
 interface CommRow {
   id: string
-  status: 'pending' | 'recorded' | 'sent' | 'delivered' | 'failed'
+  status: 'queued' | 'recorded' | 'sent' | 'delivered' | 'failed' | 'undelivered' | 'received'
   provider: string
   quota_counted: boolean
+  handed_to_provider_at: Date | null
+  to_address: string
+  body: string
+  text_body: string | null
+  unsubscribe_token: string | null
 }
 
-/** Finds or records the message, and counts it once. Returns what to do next. */
-async function prepare(deps: Deps, tx: postgres.TransactionSql, req: MessageRequest, providerName: string) {
-  await tx`
-    insert into communications (company_id, channel, message_type, to_address, from_address, subject, body,
-                                lead_id, quote_id, job_id, invoice_id, attachments, provider, status, idempotency_key, quota_counted, created_at)
-    values (${req.companyId}, ${req.channel}, ${req.messageType}, ${req.to},
-            ${req.channel === 'email' ? deps.email.from : null}, ${req.subject ?? null}, ${req.body},
-            ${req.leadId ?? null}, ${req.quoteId ?? null}, ${req.jobId ?? null}, ${req.invoiceId ?? null},
-            ${req.attachInvoicePdf ? tx.json([{ kind: 'invoice_pdf', invoice_id: req.attachInvoicePdf }]) : null}, ${providerName}, 'pending',
-            ${req.idempotencyKey}, ${req.quotaReserved ?? false}, ${deps.clock.now()})
-    on conflict (company_id, idempotency_key) do nothing`
+type Prepared =
+  | { row: CommRow; company: Company; send: true }
+  | { row: CommRow; company: Company; send: false; reason?: string }
+
+/** Marks the message not sent, giving back its count if it had one. */
+async function notSent(deps: Deps, tx: postgres.TransactionSql, row: CommRow, channel: 'sms' | 'email', reason: string) {
+  const [current] = await tx<{ quota_counted: boolean }[]>`select quota_counted from communications where id = ${row.id} for update`
+  await tx`update communications set status = 'failed', error = ${reason}, quota_counted = false, status_updated_at = ${deps.clock.now()} where id = ${row.id}`
+  if (current?.quota_counted) await releaseMessages(tx, { metric: metricOf(channel), count: 1, now: deps.clock.now() })
+}
+
+/** Finds or records the message, checks the opt-outs, and counts it once. Returns what to do next. */
+async function prepare(deps: Deps, tx: postgres.TransactionSql, req: MessageRequest, providerName: string): Promise<Prepared> {
+  const company = await readCompany(tx)
+  await recordOutbound(deps, tx, req, { provider: providerName, company })
   const [row] = await tx<CommRow[]>`
-    select id, status, provider, quota_counted from communications where idempotency_key = ${req.idempotencyKey} for update`
-  // Handed over already: never again. A failed one (refused, or over the limit) may be tried again.
-  if (row!.status !== 'pending' && row!.status !== 'failed') return { row: row!, send: false as const }
+    select id, status, provider, quota_counted, handed_to_provider_at, to_address, body, text_body, unsubscribe_token
+    from communications where idempotency_key = ${req.idempotencyKey} for update`
+  // Handed over already: never again. One refused before the provider (over the limit, say) may be tried again.
+  if (row!.handed_to_provider_at || (row!.status !== 'queued' && row!.status !== 'failed')) return { row: row!, company, send: false }
+  if (isMarketing(req.messageType)) {
+    const since = await optedOutSince(tx, req.channel, row!.to_address)
+    if (since) {
+      const reason = optedOutReason(req.channel, row!.to_address, since, company)
+      await notSent(deps, tx, row!, req.channel, reason)
+      return { row: row!, company, send: false, reason }
+    }
+  }
   if (!row!.quota_counted) {
     const refusal = await reserveMessages(tx, { companyId: req.companyId, metric: metricOf(req.channel), count: 1, now: deps.clock.now() })
     if (refusal) {
       const reason = `not sent: ${describeRefusal(refusal)}`
-      await tx`update communications set status = 'failed', error = ${reason} where id = ${row!.id}`
-      return { row: row!, send: false as const, reason }
+      await tx`update communications set status = 'failed', error = ${reason}, status_updated_at = ${deps.clock.now()} where id = ${row!.id}`
+      return { row: row!, company, send: false, reason }
     }
     await tx`update communications set quota_counted = true where id = ${row!.id}`
   }
-  return { row: row!, send: true as const }
+  if (row!.status === 'failed') await tx`update communications set status = 'queued', error = null where id = ${row!.id}`
+  return { row: row!, company, send: true }
+}
+
+function alreadyOutcome(row: CommRow): MessageOutcome {
+  const status = row.status === 'received' ? 'recorded' : row.status
+  return { communicationId: row.id, status, provider: row.provider, alreadySent: true }
 }
 
 export async function sendMessage(deps: Deps, req: MessageRequest): Promise<MessageOutcome> {
   const provider = req.channel === 'sms' ? deps.sms : deps.email
   const prepared = await withTenant(deps.db, req.companyId, (tx) => prepare(deps, tx, req, provider.name))
-  const { row } = prepared
+  const { row, company } = prepared
   if (!prepared.send) {
     if (prepared.reason) return { communicationId: row.id, status: 'not_sent', provider: row.provider, alreadySent: false, reason: prepared.reason }
-    return { communicationId: row.id, status: row.status === 'failed' ? 'failed' : row.status === 'delivered' ? 'sent' : row.status as 'recorded' | 'sent', provider: row.provider, alreadySent: true }
+    return alreadyOutcome(row)
   }
 
   try {
     const result = req.channel === 'sms'
-      ? await deps.sms.send({ to: req.to, body: req.body, idempotencyKey: req.idempotencyKey })
+      ? await deps.sms.send({
+        to: row.to_address, body: row.body, idempotencyKey: req.idempotencyKey,
+        statusCallback: deps.sms.name === 'twilio' ? twilioStatusCallbackUrl(deps, row.id) : undefined,
+      })
       : await deps.email.send({
-        to: req.to, subject: req.subject ?? '', html: req.body, text: req.text ?? req.body, idempotencyKey: req.idempotencyKey,
+        to: req.to, subject: req.subject ?? '', html: row.body, text: row.text_body ?? textFromHtml(row.body), idempotencyKey: req.idempotencyKey,
+        replyTo: req.replyTo ?? company.contactEmail,
+        headers: row.unsubscribe_token ? unsubscribeHeaders(unsubscribeUrl(deps, row.unsubscribe_token)) : undefined,
         attachments: req.attachInvoicePdf ? [await invoicePdfAttachment(deps, req.companyId, req.attachInvoicePdf)] : undefined,
       })
     const now = deps.clock.now()
+    // A status callback may have arrived first: the status only moves forward.
     await withTenant(deps.db, req.companyId, (tx) => tx`
-      update communications set status = ${result.status}, provider_message_id = ${result.providerMessageId},
-             handed_to_provider_at = ${now}, error = null
+      update communications set provider_message_id = ${result.providerMessageId}, handed_to_provider_at = ${now}, error = null,
+             status = case when message_status_rank(status) < message_status_rank(${result.status}) then ${result.status} else status end,
+             status_updated_at = ${now}
       where id = ${row.id}`)
     return { communicationId: row.id, status: result.status, provider: provider.name, alreadySent: false }
   } catch (error) {
     if (error instanceof PermanentDeliveryError) {
       // Refused for good: nothing went out, so the count is given back.
-      await withTenant(deps.db, req.companyId, async (tx) => {
-        await tx`update communications set status = 'failed', error = ${error.message}, quota_counted = false where id = ${row.id}`
-        await releaseMessages(tx, { metric: metricOf(req.channel), count: 1, now: deps.clock.now() })
-      })
+      await withTenant(deps.db, req.companyId, (tx) => notSent(deps, tx, row, req.channel, error.message))
     }
     throw error
   }

@@ -17,6 +17,7 @@ import { balanceCents, findInvoice } from './queries.js'
 import type { CreditNoteInput, RecordPaymentInput, SendInvoiceInput, VoidInvoiceInput } from './schema.js'
 import { queueInvoiceMessages } from './send.js'
 import { loadInvoice } from './service.js'
+import { nudgeInvoiceChase } from '../automations/chase-payment.js'
 
 export async function voidInvoice(deps: Deps, principal: Principal, input: Static<typeof VoidInvoiceInput>) {
   const now = deps.clock.now()
@@ -30,6 +31,7 @@ export async function voidInvoice(deps: Deps, principal: Principal, input: Stati
     const [credited] = await tx<{ n: number }[]>`select count(*)::int as n from invoices where credits_invoice_id = ${inv.id} and status <> 'Void'`
     if (credited!.n > 0) throw new AppError('conflict', `${inv.invoice_number} has credit notes against it; void those first.`, {})
     await tx`update invoices set status = 'Void', voided_at = ${now}, void_reason = ${input.reason}, updated_at = ${now} where id = ${inv.id}`
+    nudgeInvoiceChase(deps, principal.companyId, inv.id) // its chase stops now
     if (inv.kind === 'credit_note') {
       // The credited invoice owes that amount again.
       await tx`update invoices set amount_credited_cents = amount_credited_cents - ${Number(inv.total_cents)}, updated_at = ${now} where id = ${inv.credits_invoice_id}`
@@ -70,6 +72,7 @@ export async function creditNote(deps: Deps, principal: Principal, input: Static
     const settled = amount === balance
     await tx`update invoices set amount_credited_cents = amount_credited_cents + ${amount},
              status = ${settled ? 'Paid' : inv.stored_status}, paid_at = ${settled ? now : null}, updated_at = ${now} where id = ${inv.id}`
+    if (settled) nudgeInvoiceChase(deps, principal.companyId, inv.id) // credited to nothing: its chase stops now
     return { credit_note: await loadInvoice(deps, tx, id), invoice: await loadInvoice(deps, tx, inv.id) }
   })
 }

@@ -13,7 +13,7 @@ import { withTenant } from '../../db/sql.js'
 import { withTenantThenStart } from '../../temporal/outbox.js'
 import { reserveMessageDelivery, type QueuedMessage } from '../comms/deliver.js'
 import { escapeHtml } from '../../core/html-escape.js'
-import { publicInvoiceUrl } from './queries.js'
+import { overdueCondition, publicInvoiceUrl } from './queries.js'
 import type { ChaseInput } from './schema.js'
 
 export type Tone = 'friendly' | 'firm' | 'final'
@@ -50,19 +50,47 @@ export async function overdueInvoices(tx: postgres.TransactionSql, today: string
     from invoices i join leads l on l.id = i.lead_id
     left join lateral (select tone, created_at from invoice_reminders where invoice_id = i.id order by created_at desc limit 1) r on true
     left join lateral (select count(*) as n from invoice_reminders where invoice_id = i.id) rc on true
-    where i.status in ('Sent', 'Partially Paid') and i.kind <> 'credit_note' and i.due_date < ${today}::date
+    where ${overdueCondition(tx, today, 'i')}
       and (${today}::date - i.due_date) >= ${filter.minDays ?? 1}
       ${filter.jobId ? tx`and i.job_id = ${filter.jobId}` : tx``}
     order by i.due_date, i.invoice_number
     limit 500`
 }
 
-function present(r: OverdueRow) {
+interface ChaseRunRow {
+  subject_id: string
+  workflow_id: string
+  status: string
+  outcome: string | null
+  progress: { tier?: Tone | null; steps_sent?: number; steps_planned?: number; next?: { step: string; at: string } | null } | null
+}
+
+/** Each invoice's latest payment-chase run (workflows.chase_payment), where it is in its cadence. */
+async function chaseRuns(tx: postgres.TransactionSql, invoiceIds: string[]): Promise<Map<string, ChaseRunRow>> {
+  if (!invoiceIds.length) return new Map()
+  const rows = await tx<ChaseRunRow[]>`
+    select distinct on (subject_id) subject_id::text, workflow_id, status, outcome, progress
+    from automation_runs where automation = 'chase_payment' and subject_type = 'invoice' and subject_id = any(${invoiceIds}::uuid[])
+    order by subject_id, started_at desc`
+  return new Map(rows.map((r) => [r.subject_id, r]))
+}
+
+function present(r: OverdueRow, run: ChaseRunRow | undefined) {
   return {
     invoiceId: r.id, invoiceNumber: r.invoice_number, jobId: r.job_id, clientName: r.client_name, dueDate: r.due_date,
     daysOverdue: r.days_overdue, chaseLevel: chaseLevel(r.days_overdue), balance: centsToDollars(Number(r.balance_cents)),
     lastReminder: r.last_tone ? { tone: r.last_tone, sentAt: r.last_sent_at!.toISOString() } : null,
+    automation: run ? {
+      workflowId: run.workflow_id, status: run.status, tier: run.progress?.tier ?? null,
+      stepsSent: run.progress?.steps_sent ?? 0, stepsPlanned: run.progress?.steps_planned ?? 0,
+      next: run.status === 'running' ? run.progress?.next ?? null : null, outcome: run.outcome,
+    } : null,
   }
+}
+
+async function presentAll(tx: postgres.TransactionSql, rows: OverdueRow[]) {
+  const runs = await chaseRuns(tx, rows.map((r) => r.id))
+  return rows.map((r) => present(r, runs.get(r.id)))
 }
 
 const outstanding = (rows: OverdueRow[]) => centsToDollars(rows.reduce((a, r) => a + Number(r.balance_cents), 0))
@@ -87,8 +115,10 @@ export async function chaseInvoices(deps: Deps, principal: Principal, input: Sta
   const now = deps.clock.now()
   const today = sydneyDate(now)
   if (!input.jobId) {
-    const rows = await withTenant(deps.db, principal.companyId, (tx) => overdueInvoices(tx, today))
-    return { overdue: rows.map(present), total_outstanding: outstanding(rows), reminder: null }
+    return withTenant(deps.db, principal.companyId, async (tx) => {
+      const rows = await overdueInvoices(tx, today)
+      return { overdue: await presentAll(tx, rows), total_outstanding: outstanding(rows), reminder: null }
+    })
   }
   const jobId = input.jobId
   return withTenantThenStart(deps, principal.companyId, async (tx, start) => {
@@ -124,7 +154,7 @@ export async function chaseInvoices(deps: Deps, principal: Principal, input: Sta
              values (${principal.companyId}, ${target.id}, ${tone}, ${target.days_overdue}, ${messages.map((m) => m.channel)}, ${delivery.workflow_id}, ${now})`
     const all = await overdueInvoices(tx, today)
     return {
-      overdue: all.map(present),
+      overdue: await presentAll(tx, all),
       total_outstanding: outstanding(all),
       reminder: { invoiceNumber: target.invoice_number, tone, daysOverdue: target.days_overdue, delivery: { workflow_id: delivery.workflow_id, channels: messages.map((m) => m.channel), skipped } },
     }

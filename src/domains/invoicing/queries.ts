@@ -49,9 +49,19 @@ export interface InvoiceLineRow {
   source_position: number | null
 }
 
+/**
+ * Overdue, the one rule every list, summary and scan reads: sent and not settled (Sent or Partially
+ * Paid), not a credit note, due before today (invoice dates are Sydney dates). Computed when read,
+ * never stored. `table` is the invoices alias in the query, when it has one.
+ */
+export function overdueCondition(tx: postgres.TransactionSql, today: string, table?: string) {
+  const column = (name: string) => tx(table ? `${table}.${name}` : name)
+  return tx`${column('status')} in ('Sent', 'Partially Paid') and ${column('kind')} <> 'credit_note' and ${column('due_date')} < ${today}::date`
+}
+
 const columns = (tx: postgres.TransactionSql, today: string) => tx`
   i.id, i.company_id, i.lead_id, i.job_id, i.quote_id, i.invoice_number, i.kind,
-  case when i.status in ('Sent', 'Partially Paid') and i.kind <> 'credit_note' and i.due_date < ${today}::date then 'Overdue' else i.status end as status,
+  case when ${overdueCondition(tx, today, 'i')} then 'Overdue' else i.status end as status,
   i.status as stored_status, i.subtotal_cents, i.gst_cents, i.total_cents, i.amount_paid_cents, i.amount_credited_cents,
   to_char(i.issue_date, 'YYYY-MM-DD') as issue_date, to_char(i.due_date, 'YYYY-MM-DD') as due_date, i.notes, i.public_token,
   i.claim, i.credits_invoice_id, i.replaces_invoice_id, i.void_reason, i.voided_at, i.sent_count, i.sent_at, i.paid_at,
@@ -141,7 +151,7 @@ export interface InvoiceFilter {
 
 /** A stored-status condition equal to "the effective status is `status`", served by the status index. */
 function effectiveStatusIs(tx: postgres.TransactionSql, status: InvoiceStatus, today: string) {
-  if (status === 'Overdue') return tx`i.status in ('Sent', 'Partially Paid') and i.kind <> 'credit_note' and i.due_date < ${today}::date`
+  if (status === 'Overdue') return overdueCondition(tx, today, 'i')
   if (status === 'Sent' || status === 'Partially Paid') return tx`i.status = ${status} and (i.kind = 'credit_note' or i.due_date >= ${today}::date)`
   return tx`i.status = ${status}`
 }

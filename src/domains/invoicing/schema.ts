@@ -154,6 +154,15 @@ export const OverdueInvoice = Type.Object({
   invoiceId: Type.String(), invoiceNumber: Type.String(), jobId: Nullable(Type.String()), clientName: Type.String(),
   dueDate: Type.String(), daysOverdue: Type.Integer(), chaseLevel: ChaseLevel, balance: Money,
   lastReminder: Nullable(Type.Object({ tone: Type.String(), sentAt: DateTime() })),
+  automation: Nullable(Type.Object({
+    workflowId: Type.String({ description: 'The payment-chase workflow (workflows.chase_payment); inspect it in the Temporal UI' }),
+    status: Type.String({ description: 'running, completed, stopped or failed' }),
+    tier: Nullable(StringEnum(['friendly', 'firm', 'final'] as const, { description: 'Tone of the last reminder the chase sent; null before its first' })),
+    stepsSent: Type.Integer({ description: 'Reminders the chase has sent' }),
+    stepsPlanned: Type.Integer({ description: 'Steps in its cadence' }),
+    next: Nullable(Type.Object({ step: Type.String({ description: 'e.g. "step 3: firm"' }), at: DateTime() }, { description: 'The next reminder and when it is due' })),
+    outcome: Nullable(Type.String({ description: 'How it ended, once it has' })),
+  }, { description: "The invoice's automated payment chase; null when it has none (start one with workflows.chase_payment)" })),
 })
 export const ChaseResponse = Type.Object({
   overdue: Type.Array(OverdueInvoice),

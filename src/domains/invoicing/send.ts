@@ -13,6 +13,7 @@ import { balanceCents, findInvoice, publicInvoiceUrl } from './queries.js'
 import { sydneyDate } from '../../core/period.js'
 // A cycle with service.ts, used only at call time: the event carries the invoice as the API shows it.
 import { loadInvoice } from './service.js'
+import { startInvoiceChase } from '../automations/chase-payment.js'
 
 export interface Delivery {
   workflow_id: string | null
@@ -72,5 +73,9 @@ export async function queueInvoiceMessages(deps: Deps, tx: postgres.TransactionS
            sent_at = coalesce(sent_at, ${req.now}), updated_at = ${req.now}
     where id = ${inv.id}`
   await recordInvoiceSent(tx, req.companyId, await loadInvoice(deps, tx, inv.id), messages.map((m) => m.channel), req.now)
+  // The first send starts its payment chase (a later send leaves the running chase as it is).
+  if (inv.stored_status === 'Draft' && inv.kind !== 'credit_note') {
+    await startInvoiceChase(deps, tx, start, { companyId: req.companyId, invoiceId: inv.id, dueDate: inv.due_date })
+  }
   return { workflow_id: delivery.workflow_id, channels: messages.map((m) => m.channel), skipped }
 }

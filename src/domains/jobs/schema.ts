@@ -1,6 +1,7 @@
 import Type from 'typebox'
 import { DateTime, Dollars, Nullable, StringEnum, UPDATE_OPTIONS } from '../../core/schema-helpers.js'
 import { PageFields, PagingInput } from '../../core/paging.js'
+import { CompletionReviewOutcome } from '../reviews/schema.js'
 
 export const JOB_STATUSES = ['Quoted', 'Scheduled', 'In Progress', 'Completed', 'Cancelled'] as const
 export type JobStatus = (typeof JOB_STATUSES)[number]
@@ -139,7 +140,7 @@ export const JobResponse = Type.Object({ job: JobSchema })
 export const JobListResponse = Type.Object({ jobs: Type.Array(JobSchema), ...PageFields })
 export const CompleteJobResponse = Type.Object({
   job: JobSchema,
-  review_request: Nullable(Type.Object({ recorded: Type.Boolean(), sent: Type.Boolean(), note: Type.String() })),
+  review_request: Nullable(CompletionReviewOutcome),
 })
 export const SendEtaResponse = Type.Object({
   job: JobSchema,

@@ -10,11 +10,15 @@ import { parseDollars } from '../../core/money.js'
 import { lineTotalCents } from '../../core/gst.js'
 import { pageEnvelope, pageFrom } from '../../core/paging.js'
 import { withTenant, isUniqueViolation } from '../../db/sql.js'
+import { withTenantThenStart, type StartAfterCommit } from '../../temporal/outbox.js'
+import { prepareReviewRequest, presentRequest } from '../reviews/request.js'
 import { findLead } from '../leads/queries.js'
 import { findQuote, lineItemsFor } from '../quotes/queries.js'
 import { sydneyDate } from '../../core/period.js'
 import { findJob, listJobRows, presentJob, type JobRow } from './queries.js'
 import { assertJobMove } from './transitions.js'
+import { startCompletionAutomations } from '../automations/client-automations.js'
+import { nudgeQuoteToInvoice } from '../automations/quote-to-invoice-nudge.js'
 import type { CompleteJobInput, CreateJobInput, JobStatus, ListJobsInput, UpdateJobInput } from './schema.js'
 
 async function loadJob(tx: postgres.TransactionSql, id: string, now: Date) {
@@ -72,7 +76,7 @@ export async function updateJob(deps: Deps, principal: Principal, input: Static<
   const { job_id: id, add_costs: costs, add_extras: extras, ...fields } = input
   if (!Object.keys(fields).length && !costs?.length && !extras?.length) throw validationError(['body: give at least one field to change besides job_id'])
   const now = deps.clock.now()
-  return withTenant(deps.db, principal.companyId, async (tx) => {
+  const out = await withTenant(deps.db, principal.companyId, async (tx) => {
     const before = await findJob(tx, id, { forUpdate: true })
     if (!before) throw notFound('Job')
     const final = before.status === 'Completed' || before.status === 'Cancelled'
@@ -101,6 +105,9 @@ export async function updateJob(deps: Deps, principal: Principal, input: Static<
     await jobEvents(tx, principal.companyId, job, before, now)
     return { job }
   })
+  // After commit, next to its job.completed event: a quote-to-invoice run waiting on this job looks now.
+  nudgeQuoteToInvoice(deps, principal.companyId, out.job)
+  return out
 }
 
 /** Billable extras go on the final invoice, so they can be added until it is issued. */
@@ -126,7 +133,7 @@ async function addExtras(tx: postgres.TransactionSql, companyId: string, job: Jo
 
 export async function completeJob(deps: Deps, principal: Principal, input: Static<typeof CompleteJobInput>) {
   const now = deps.clock.now()
-  return withTenant(deps.db, principal.companyId, async (tx) => {
+  const out = await withTenantThenStart(deps, principal.companyId, async (tx, start) => {
     const before = await findJob(tx, input.job_id, { forUpdate: true })
     if (!before) throw notFound('Job')
     if (before.status === 'Completed') throw new AppError('conflict', `This job was already completed at ${before.completed_at?.toISOString()}.`, { current_status: 'Completed', allowed: [] })
@@ -135,18 +142,39 @@ export async function completeJob(deps: Deps, principal: Principal, input: Stati
     await tx`
       update jobs set status = 'Completed', completed_at = ${now}, updated_at = ${now}, notes = ${notes},
              satisfaction_rating = ${input.satisfaction_rating ?? null},
-             amount_cents = ${input.amount === undefined ? before.amount_cents : parseDollars(input.amount, 'amount')},
-             review_requested_at = ${input.request_review ? now : null}
+             amount_cents = ${input.amount === undefined ? before.amount_cents : parseDollars(input.amount, 'amount')}
       where id = ${input.job_id}`
+    const review = input.request_review ? await reviewOnCompletion(tx, start, principal.companyId, input.job_id, now) : null
+    // The client automations (review booster, referral offer after 5 stars), when the company has them on.
+    await startCompletionAutomations(deps, tx, start, { companyId: principal.companyId, jobId: input.job_id, rating: input.satisfaction_rating ?? null })
     const job = await loadJob(tx, input.job_id, now)
     await jobEvents(tx, principal.companyId, job, before, now)
-    return {
-      job,
-      review_request: input.request_review
-        ? { recorded: true, sent: false, note: 'Recorded on the job. Review requests are sent by the "Communications and reminders" capability, not available in this deployment yet; nothing was sent.' }
-        : null,
-    }
+    return { job, review_request: review }
   })
+  nudgeQuoteToInvoice(deps, principal.companyId, out.job) // after commit, as in updateJob
+  return out
+}
+
+/**
+ * The review request of jobs.complete, on the same path as reviews.request. The job completes
+ * whatever happens here: in a savepoint, so a refusal (no review link, no way to reach the client,
+ * the month's message limit) undoes only the request, and the result says why nothing was sent.
+ */
+async function reviewOnCompletion(tx: postgres.TransactionSql, start: StartAfterCommit, companyId: string, jobId: string, now: Date) {
+  // withTenant's handle has no savepoint(); the SQL statements do the same.
+  await tx`savepoint review_request`
+  let prepared: Awaited<ReturnType<typeof prepareReviewRequest>>
+  try {
+    prepared = await prepareReviewRequest(tx, companyId, (await findJob(tx, jobId))!, {}, now)
+    await tx`release savepoint review_request`
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error
+    await tx`rollback to savepoint review_request`
+    const detail = (error.extra.messages as string[] | undefined)?.join('; ')
+    return { sent: false, note: `The job is completed, but no review request was sent: ${error.message}${detail ? ` (${detail})` : ''}`, request: null }
+  }
+  await start(prepared.delivery)
+  return { sent: true, note: `Review request queued by ${prepared.request.channels.join(' and ')}.`, request: presentRequest(prepared.request) }
 }
 
 export async function listJobs(deps: Deps, principal: Principal, input: Static<typeof ListJobsInput>) {

@@ -32,7 +32,7 @@ const contactFields = {
   message: Type.Optional(text(5000, "The customer's own words")),
   address: Type.Optional(text(300, 'Street address')),
   suburb: Type.Optional(text(100, 'Suburb, e.g. Parramatta')),
-  source: Type.Optional(text(100, 'Where the lead came from (website, phone, google_ads, ...)')),
+  source: Type.Optional(text(100, "Where the lead came from (website, phone, google_ads, ...); referral:<CODE> with a client's referral code (workflows.referral_program) records the referral")),
   priority: Type.Optional(StringEnum(LEAD_PRIORITIES, { description: 'Default Normal' })),
 }
 

@@ -12,6 +12,7 @@ import { withTenantThenStart } from '../../temporal/outbox.js'
 import { instantResponseStart } from '../automations/instant-response.js'
 import { findLead, insertLead, listLeadRows, presentLead, updateLeadRow, type LeadChanges } from './queries.js'
 import type { CreateLeadInput, ListLeadsInput, UpdateLeadInput } from './schema.js'
+import { trackReferral } from '../automations/referral-program.js'
 
 function phoneOrThrow(phone: string | null | undefined): string | null {
   const read = readOptionalAuPhone(phone)
@@ -37,6 +38,7 @@ export async function createLead(deps: Deps, principal: Principal, input: Static
       suburb: blankToNull(input.suburb),
       source: blankToNull(input.source) ?? defaultSource,
     }, now)
+    await trackReferral(tx, principal.companyId, lead.id, lead.source, now) // source referral:<CODE> (workflows.referral_program)
     await recordEvent(tx, { companyId: principal.companyId, type: 'lead.created', entityType: 'lead', entityId: lead.id, payload: { lead: presentLead(lead) }, at: now })
     if (lead.phone || lead.email) await start(instantResponseStart(principal.companyId, lead.id, lead.created_at))
     return lead

@@ -1,9 +1,10 @@
 import { defineDomain } from '../../core/domain.js'
 import { onboardingOperations } from './operations.js'
+import { companySettingsOperations } from './company-settings.js'
 
 export const onboardingDomain = defineDomain({
   name: 'onboarding',
   description: 'Programmatic sign-up: a company, its owner and an admin API key in one call (REST only).',
-  operations: onboardingOperations,
+  operations: [...onboardingOperations, ...companySettingsOperations],
   usageCounts: { users: 'select count(*)::int from users' },
 })

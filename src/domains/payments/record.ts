@@ -11,6 +11,7 @@ import { centsToDollars } from '../../core/money.js'
 import { sydneyDate } from '../../core/period.js'
 import { balanceCents, findInvoice, type InvoiceRow } from '../invoicing/queries.js'
 import { loadInvoice } from '../invoicing/service.js'
+import { nudgeInvoiceChase } from '../automations/chase-payment.js'
 
 export type PaymentMethod = 'card' | 'bank_transfer' | 'cash' | 'cheque' | 'other'
 
@@ -80,6 +81,8 @@ export async function recordPayment(deps: Deps, tx: postgres.TransactionSql, com
       update invoices set amount_paid_cents = amount_paid_cents + ${applied},
              status = ${settled ? 'Paid' : 'Partially Paid'}, paid_at = ${settled ? now : null}, updated_at = ${now}
       where id = ${inv.id}`
+    // Paid in full: its chase stops now (it reads the invoice once this transaction commits).
+    if (settled) nudgeInvoiceChase(deps, companyId, inv.id)
   }
   if (applied < p.amountCents) deps.logger.warn({ companyId, invoiceId: inv.id, excessCents: p.amountCents - applied }, 'processor payment beyond the invoice balance recorded as excess to refund')
   const payment = presentPayment(row!)

@@ -10,6 +10,7 @@ import { findQuoteByToken, lineItemsFor, presentQuote, type QuoteRow } from './q
 import { onStatusChange } from './service.js'
 import { issueDepositInvoice } from '../invoicing/deposit.js'
 import { loadInvoice } from '../invoicing/service.js'
+import { nudgeQuoteFollowUp } from '../automations/follow-up-quote.js'
 
 export interface PublicQuoteView {
   quote: ReturnType<typeof presentQuote>
@@ -87,6 +88,7 @@ export async function acceptPublicQuote(deps: Deps, token: string, signature: { 
       where id = ${row.id}`
     const result = await view(deps, tx, token)
     await onStatusChange(tx, companyId, row, result.quote, now)
+    nudgeQuoteFollowUp(deps, companyId, row.id, row.sent_count) // its follow-ups stop now
     const deposit = await issueDepositInvoice(deps, tx, companyId, row, now)
     if (deposit) result.depositInvoice = { publicUrl: deposit.invoice.publicUrl, paymentUrl: deposit.invoice.paymentUrl, balance: deposit.invoice.balance }
     return result
@@ -94,12 +96,13 @@ export async function acceptPublicQuote(deps: Deps, token: string, signature: { 
 }
 
 export async function declinePublicQuote(deps: Deps, token: string, reason: string | null): Promise<PublicQuoteView> {
-  return withQuote(deps, token, async (tx, row, now) => {
+  return withQuote(deps, token, async (tx, row, now, companyId) => {
     assertAnswerable(row, 'decline')
     await tx`
       update quotes set status = 'Declined', declined_at = ${now}, decline_reason = ${reason?.trim().slice(0, 1000) || null},
                         viewed_at = coalesce(viewed_at, ${now}), updated_at = ${now}
       where id = ${row.id}`
+    nudgeQuoteFollowUp(deps, companyId, row.id, row.sent_count) // its follow-ups stop now
     return view(deps, tx, token)
   })
 }

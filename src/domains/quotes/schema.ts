@@ -112,4 +112,8 @@ export const SendQuoteResponse = Type.Object({
     channels: Type.Array(StringEnum(['sms', 'email'] as const)),
     skipped: Type.Array(Type.String({ description: 'Why a requested channel was not used' })),
   }),
+  follow_ups: Nullable(Type.Object({
+    workflow_id: Type.String({ description: 'Temporal workflow following this send up (stops when the quote is answered, expires or is sent again)' }),
+    at: Type.Array(Type.String({ description: 'ISO time' }), { description: 'When each follow-up is due' }),
+  }, { description: 'The follow-ups of this send; null when quote follow-ups are turned off (workflows.toggle)' })),
 })

@@ -22,6 +22,7 @@ import type { CreateQuoteInput, ListQuotesInput, LineItemInput, QuoteStatus, Sen
 import { isBehind, moveLeadStatus } from '../leads/status.js'
 import { escapeHtml } from '../../core/html-escape.js'
 import { readSettings } from '../invoicing/settings.js'
+import { nudgeQuoteFollowUp, startQuoteFollowUp } from '../automations/follow-up-quote.js'
 
 type LineInput = Static<typeof LineItemInput>
 const DEFAULT_VALIDITY_DAYS = 30
@@ -180,6 +181,8 @@ export async function updateQuote(deps: Deps, principal: Principal, input: Stati
     await tx`update quotes set ${tx(changes, ...Object.keys(changes))} where id = ${current.id}`
     const quote = await loadQuote(deps, tx, current.id)
     if (target !== current.status) await onStatusChange(tx, principal.companyId, current, quote, now)
+    // Its follow-ups look again now (accepted, declined, expired, validity moved), not at their next wake-up.
+    if (target !== current.status || input.valid_until !== undefined) nudgeQuoteFollowUp(deps, principal.companyId, current.id, current.sent_count)
     return { quote }
   })
 }
@@ -253,6 +256,13 @@ export async function sendQuote(deps: Deps, principal: Principal, input: Static<
     const delivery = messages.length
       ? await start(await reserveMessageDelivery(tx, { companyId: principal.companyId, subject: `quote-send:${quote.id}:${sendCount}`, messages, now }))
       : null
-    return { quote, public_url: url, delivery: { workflow_id: delivery?.workflow_id ?? null, channels: messages.map((m) => m.channel), skipped } }
+    // This send's follow-ups (the run tells the previous send's run to stop; the nudge covers a send
+    // made while follow-ups are off, whose previous run must stop all the same).
+    nudgeQuoteFollowUp(deps, principal.companyId, current.id, current.sent_count)
+    const followUps = await startQuoteFollowUp(deps, tx, start, { companyId: principal.companyId, quoteId: current.id, sendNumber: sendCount, sentAt: null, validUntil: current.valid_until })
+    return {
+      quote, public_url: url, delivery: { workflow_id: delivery?.workflow_id ?? null, channels: messages.map((m) => m.channel), skipped },
+      follow_ups: followUps && { workflow_id: followUps.workflowId, at: followUps.followUpsAt },
+    }
   })
 }

@@ -1,11 +1,20 @@
 import { defineDomain } from '../../core/domain.js'
-import { remindersPlannedTools } from './operations.js'
+import { reminderOperations } from './operations.js'
+import { listReminders } from './service.js'
+import { fireReminder, reminderTimerDefinition } from './timer.js'
 
 export const remindersDomain = defineDomain({
   name: 'reminders',
-  description: 'Reminders and follow-ups for the team.',
-  resources: [
-    { uri: 'service://reminders', name: 'Reminders', scope: 'leads', description: 'Reminders and follow-ups.', capability: 'Communications and reminders' },
-  ],
-  operations: [...remindersPlannedTools],
+  description: 'Reminders and follow-ups for the team, fired on time by a durable timer.',
+  resources: [{
+    uri: 'service://reminders', name: 'Reminders', scope: 'leads',
+    description: 'Open reminders and follow-ups, soonest first (first 100, with the total).',
+    read: (deps, principal) => listReminders(deps, principal, { limit: 100 }),
+  }],
+  operations: reminderOperations,
+  activities: (deps) => ({
+    fireReminder: (input: { companyId: string; reminderId: string; revision: number }) => fireReminder(deps, input),
+  }),
+  workflows: [reminderTimerDefinition],
+  usageCounts: { reminders: 'select count(*)::int from reminders' },
 })

@@ -1,49 +1,49 @@
-import Type from 'typebox'
-import type { AnyOperation } from '../../core/operation.js'
-import { plannedTool, READ, WRITE } from '../../core/planned.js'
-import { DateTime } from '../../core/schema-helpers.js'
-import { closed, Id, Paging } from '../shared-schema.js'
+import { defineOperation } from '../../core/operation.js'
+import { READ, WRITE } from '../../core/annotations.js'
+import { CreateReminderInput, ListRemindersInput, ReminderListResponse, ReminderResponse, UpdateReminderInput } from './schema.js'
+import { createReminder, listReminders, updateReminder } from './service.js'
 
-const capability = 'Communications and reminders'
-
-export const remindersPlannedTools: AnyOperation[] = [
-  plannedTool({
+export const reminderOperations = [
+  defineOperation({
     name: 'reminders.create',
+    domain: 'reminders',
     title: 'Create a reminder',
-    description: 'Create a reminder or follow-up for the team at a given time, optionally linked to a lead or a job.',
-    input: Type.Object(
-      {
-        title: Type.String({ minLength: 1, maxLength: 200, description: 'What to do, e.g. "Call back about hot water quote"' }),
-        due_at: DateTime({ description: 'When the reminder is due (ISO 8601 with offset)' }),
-        notes: Type.Optional(Type.String({ maxLength: 2000, description: 'Details' })),
-        lead_id: Type.Optional(Id('Lead the reminder is about')),
-        job_id: Type.Optional(Id('Job the reminder is about')),
-      },
-      closed,
-    ),
+    description:
+      "Create a reminder or follow-up for the team at a given time, optionally linked to a lead or a job. due_at takes an offset, or a local time read in the company's time zone. It fires at that time on a durable timer; with notify (sms, email or both) the owner is told then. Returns the due time in UTC and local time.",
+    input: CreateReminderInput,
+    output: ReminderResponse,
     access: { scope: 'leads', permission: 'write' },
     cost: 'write',
     annotations: WRITE,
-    capability,
+    rest: { method: 'POST', path: '/reminders', status: 201, feature: 'restWrite' },
+    run: (ctx, input) => createReminder(ctx.deps, ctx.principal!, input),
   }),
-  plannedTool({
+  defineOperation({
     name: 'reminders.list',
+    domain: 'reminders',
     title: 'List reminders',
-    description: 'List reminders and follow-ups sorted by due date, soonest first. Filter by lead, job, due range or completion. Cursor-paginated.',
-    input: Type.Object(
-      {
-        lead_id: Type.Optional(Id('Only reminders linked to this lead')),
-        job_id: Type.Optional(Id('Only reminders linked to this job')),
-        due_from: Type.Optional(DateTime({ description: 'Only reminders due at or after this time' })),
-        due_to: Type.Optional(DateTime({ description: 'Only reminders due before this time' })),
-        include_completed: Type.Optional(Type.Boolean({ default: false, description: 'Also include completed reminders' })),
-        ...Paging,
-      },
-      closed,
-    ),
+    description: 'List reminders and follow-ups sorted by due date, soonest first. Filter by lead, job, due range or completion (open by default; include_completed or completed_only). Cursor-paginated.',
+    input: ListRemindersInput,
+    output: ReminderListResponse,
     access: { scope: 'leads', permission: 'read' },
     cost: 'read',
     annotations: READ,
-    capability,
+    rest: { method: 'GET', path: '/reminders' },
+    run: (ctx, input) => listReminders(ctx.deps, ctx.principal!, input),
+  }),
+  defineOperation({
+    name: 'reminders.update',
+    domain: 'reminders',
+    title: 'Change a reminder',
+    description:
+      'Mark a reminder done (done: true; it will not fire) or open again, or change its title, notes, notice channel or due time. A new due time moves its timer; one that already fired fires again at the new time.',
+    input: UpdateReminderInput,
+    output: ReminderResponse,
+    access: { scope: 'leads', permission: 'write' },
+    cost: 'write',
+    annotations: { ...WRITE, idempotentHint: true },
+    mcp: false,
+    rest: { method: 'PATCH', path: '/reminders/:id', status: 200, feature: 'restWrite' },
+    run: (ctx, input) => updateReminder(ctx.deps, ctx.principal!, input),
   }),
 ]

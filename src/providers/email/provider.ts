@@ -7,6 +7,9 @@ export interface OutboundEmail {
   text: string
   idempotencyKey: string
   attachments?: EmailAttachment[]
+  replyTo?: string
+  /** Extra headers, e.g. List-Unsubscribe on a marketing email. */
+  headers?: Record<string, string>
 }
 
 export interface EmailAttachment {
@@ -17,6 +20,7 @@ export interface EmailAttachment {
 
 export interface EmailResult {
   providerMessageId: string
+  /** 'recorded' = kept in our outbox only; 'sent' = the mail server accepted the recipient. */
   status: 'recorded' | 'sent'
 }
 

@@ -6,12 +6,17 @@ export interface OutboundSms {
   body: string
   /** Stable per logical message, so a retried activity never sends twice. */
   idempotencyKey: string
+  /** Where the gateway reports delivery status (our public Twilio status route for this message). */
+  statusCallback?: string
 }
 
 export interface SmsResult {
   providerMessageId: string
-  /** 'recorded' = kept in our outbox only; 'sent' = accepted by a real carrier gateway. */
-  status: 'recorded' | 'sent'
+  /**
+   * 'recorded' = kept in our outbox only; 'queued' = accepted by the gateway, not yet sent to the
+   * carrier (its status callbacks move it on); 'sent' = already on its way to the carrier.
+   */
+  status: 'recorded' | 'queued' | 'sent'
 }
 
 export interface SmsProvider {

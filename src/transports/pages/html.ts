@@ -35,3 +35,18 @@ ${body}
 </body>
 </html>`
 }
+
+/** The opening of a client page, up to <main>: phone-width viewport, not indexed, its title and style. */
+export function clientPageStart(title: string, style: string): string {
+  return `<!doctype html>
+<html lang="en-AU">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${escapeHtml(title)}</title>
+<style>${style}</style>
+</head>
+<body>
+<main>`
+}

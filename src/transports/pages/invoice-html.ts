@@ -2,7 +2,7 @@
 // style family as the quote page. Pure: the route decides the pay and PDF links and any notice, and
 // sends it with setPageHeaders (noindex, no-store, a CSP that allows inline style only).
 import type { InvoiceDocument, InvoiceStatus } from '../../domains/invoicing/document.js'
-import { CLIENT_PAGE_STYLE, escapeHtml as e } from './html.js'
+import { CLIENT_PAGE_STYLE, clientPageStart, escapeHtml as e } from './html.js'
 import { formatAbn } from '../../domains/onboarding/abn.js'
 
 export interface InvoicePageOptions {
@@ -82,17 +82,7 @@ export function renderInvoicePage(doc: InvoiceDocument, options: InvoicePageOpti
       <td class="num">${e(money.format(line.total))}</td>
     </tr>`).join('')
   const contact = [seller.phone, seller.email].filter(Boolean).map(e).join(' · ')
-  return `<!doctype html>
-<html lang="en-AU">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${e(title)} ${e(invoice.invoiceNumber)} from ${e(seller.name)}</title>
-<style>${STYLE}</style>
-</head>
-<body>
-<main>
+  return `${clientPageStart(`${title} ${invoice.invoiceNumber} from ${seller.name}`, STYLE)}
 <header>
   <p>${e(seller.name)}${seller.abn ? ` · ABN ${e(formatAbn(seller.abn))}` : ''}</p>
   ${contact ? `<p>${contact}</p>` : ''}

@@ -5,7 +5,7 @@ import type { Context } from 'koa'
 import type { Deps } from '../../core/deps.js'
 import { AppError } from '../../core/errors.js'
 import { acceptPublicQuote, declinePublicQuote, openPublicQuote, type PublicQuoteView } from '../../domains/quotes/public.js'
-import { CLIENT_PAGE_STYLE, escapeHtml as e } from './html.js'
+import { CLIENT_PAGE_STYLE, clientPageStart, escapeHtml as e } from './html.js'
 import { formFields, refuseCrossSite, setPageHeaders } from '../http-hygiene.js'
 import { formatAbn } from '../../domains/onboarding/abn.js'
 
@@ -51,17 +51,7 @@ function render(v: PublicQuoteView, token: string, error?: string): string {
   }
   const rows = q.lineItems.map((l) => `<tr><td>${e(l.description)}</td><td class="num">${e(l.quantity)}</td><td class="num">${money.format(l.unitPrice)}</td><td class="num">${money.format(l.total)}</td></tr>`).join('')
   const contact = [v.business.phone, v.business.email].filter(Boolean).map(e).join(' · ')
-  return `<!doctype html>
-<html lang="en-AU">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>Quote ${e(q.quoteNumber)} from ${e(v.business.name)}</title>
-<style>${STYLE}</style>
-</head>
-<body>
-<main>
+  return `${clientPageStart(`Quote ${q.quoteNumber} from ${v.business.name}`, STYLE)}
 <header>
   <p>${e(v.business.name)}${v.business.abn ? ` · ABN ${e(formatAbn(v.business.abn))}` : ''}</p>
   ${contact ? `<p>${contact}</p>` : ''}

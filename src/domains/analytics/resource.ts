@@ -1,0 +1,32 @@
+// service://financials: revenue (the last 30 days' summary), conversion rates (leads of the last
+// 30 days) and invoice status (every invoice now, by the status the invoice list shows).
+import type postgres from 'postgres'
+import type { Static } from 'typebox'
+import type { Principal } from '../../core/access.js'
+import type { Deps } from '../../core/deps.js'
+import { centsToDollars } from '../../core/money.js'
+import { sydneyDate } from '../../core/period.js'
+import { withTenant } from '../../db/sql.js'
+import { overdueCondition } from '../invoicing/queries.js'
+import { funnel } from './detailed.js'
+import { readFinancials } from './financials.js'
+import type { FinancialsResource } from './schema.js'
+import { companyTimeZone, lookback } from './window.js'
+
+async function invoiceStatus(tx: postgres.TransactionSql, today: string) {
+  const rows = await tx<{ status: string; n: number; total: string; balance: string }[]>`
+    select case when ${overdueCondition(tx, today)} then 'Overdue' else status end as status,
+           count(*)::int as n, sum(total_cents)::text as total,
+           sum(case when status = 'Void' then 0 else total_cents - amount_paid_cents - amount_credited_cents end)::text as balance
+    from invoices where kind <> 'credit_note' group by 1 order by 1`
+  return rows.map((r) => ({ status: r.status, count: r.n, total: centsToDollars(Number(r.total)), balance: centsToDollars(Number(r.balance)) }))
+}
+
+export async function readFinancialsResource(deps: Deps, principal: Principal): Promise<Static<typeof FinancialsResource>> {
+  const now = deps.clock.now()
+  return withTenant(deps.db, principal.companyId, async (tx) => ({
+    financials: await readFinancials(tx, now, 30),
+    conversion: await funnel(tx, lookback(now, 30, await companyTimeZone(tx))),
+    invoice_status: await invoiceStatus(tx, sydneyDate(now)),
+  }))
+}

@@ -1,0 +1,36 @@
+// Approval for the steps of the long-running automations (quote follow-ups, payment chase): when
+// the company marked the automation "needs approval", the step's plan carries this, and the
+// workflow holds the step in workflows.pending_actions (workflows/held-step.ts) instead of sending.
+// The flag is read when each step is planned, so turning approval on or off applies from the next
+// step of runs already under way.
+import type postgres from 'postgres'
+import type { Deps } from '../../core/deps.js'
+import { automationChoice } from './settings.js'
+
+const REAL_DAY_MS = 86_400_000
+const HOUR_MS = 3_600_000
+const DEFAULT_EXPIRY_HOURS = 48
+
+export interface StepApproval {
+  /** How long the action waits for a decision. */
+  expiresInMs: number
+  /** One line for workflows.pending_actions: what it would do. */
+  summary: string
+  /** The client's name, shown with each message. */
+  name: string | null
+}
+
+/**
+ * The step's approval, or null when the company does not hold this automation for approval. The
+ * window is approval_expiry_hours in the automation's own time: its policies count days of
+ * AUTOMATION_DAY_MS, so with shortened days (tests, benches) an hour shrinks in proportion.
+ */
+export async function stepApproval(
+  deps: Deps, tx: postgres.TransactionSql, key: string, step: { summary: string; name: string | null },
+): Promise<StepApproval | null> {
+  const choice = await automationChoice<{ approval_expiry_hours?: number }>(tx, key)
+  if (!choice.needsApproval) return null
+  const hours = choice.settings.approval_expiry_hours ?? DEFAULT_EXPIRY_HOURS
+  const expiresInMs = Math.max(1, Math.round((hours * HOUR_MS * deps.config.AUTOMATION_DAY_MS) / REAL_DAY_MS))
+  return { expiresInMs, summary: step.summary, name: step.name }
+}

@@ -1,0 +1,65 @@
+// Recording an outbound message: composed as it will go out (marketing identification and opt-out
+// added, the plain-text part derived), inserted once per idempotency key. Used both by the action
+// that queues a message (comms.send_sms, in its own transaction) and by the send activity (for
+// messages queued by other actions), so a message reads the same whichever way it was recorded.
+import { randomBytes } from 'node:crypto'
+import type postgres from 'postgres'
+import type { Deps } from '../../core/deps.js'
+import { normaliseAuPhone } from '../../core/phone.js'
+import { composeMessage } from './compose.js'
+import { isMarketing, optOutAddress, type Sender } from './spam-act.js'
+import type { MessageRequest } from './send.js'
+
+export interface Company extends Sender {
+  contactEmail: string
+}
+
+export async function readCompany(tx: postgres.TransactionSql): Promise<Company> {
+  const [row] = await tx<{ business_name: string; abn: string | null; contact_email: string }[]>`select business_name, abn, contact_email from companies`
+  return { businessName: row!.business_name, abn: row!.abn, contactEmail: row!.contact_email }
+}
+
+export const unsubscribeUrl = (deps: Deps, token: string) => `${deps.urls.siteRoot}/u/${token}`
+
+/** The address as kept: an SMS number in E.164 when it reads as an Australian number. */
+export function canonicalAddress(channel: 'sms' | 'email', to: string): string {
+  if (channel === 'sms') return normaliseAuPhone(to)?.e164 ?? to.trim()
+  return optOutAddress('email', to)
+}
+
+/** When the recipient opted out of this company's marketing on this channel, and still is. */
+export async function optedOutSince(tx: postgres.TransactionSql, channel: 'sms' | 'email', to: string): Promise<Date | null> {
+  const [row] = await tx<{ opted_out_at: Date }[]>`
+    select opted_out_at from message_opt_outs
+    where channel = ${channel} and address = ${canonicalAddress(channel, to)} and opted_back_in_at is null`
+  return row?.opted_out_at ?? null
+}
+
+export function optedOutReason(channel: 'sms' | 'email', to: string, since: Date, company: Sender): string {
+  const how = channel === 'sms' ? 'replied STOP' : 'unsubscribed'
+  return `not sent: ${to} ${how} on ${since.toISOString()} and has opted out of marketing messages from ${company.businessName} (Spam Act 2003). ` +
+    'Transactional messages (quotes, invoices, ETAs, reminders) still go; see GET /api/v1/comms/opt-outs.'
+}
+
+/** Inserts the message unless its idempotency key is already recorded; returns nothing either way. */
+export async function recordOutbound(
+  deps: Deps,
+  tx: postgres.TransactionSql,
+  req: MessageRequest,
+  options: { provider: string; company: Company; id?: string; status?: 'queued' | 'failed'; error?: string },
+): Promise<void> {
+  const token = req.channel === 'email' && isMarketing(req.messageType) ? randomBytes(24).toString('base64url') : null
+  const composed = composeMessage(req, options.company, token ? unsubscribeUrl(deps, token) : null)
+  const now = deps.clock.now()
+  await tx`
+    insert into communications (id, company_id, channel, message_type, to_address, from_address, subject, body, text_body, unsubscribe_token,
+                                lead_id, quote_id, job_id, invoice_id, attachments, provider, status, error, idempotency_key, quota_counted,
+                                created_at, status_updated_at)
+    values (${options.id ?? tx`gen_random_uuid()`}, ${req.companyId}, ${req.channel}, ${req.messageType}, ${req.channel === 'sms' ? canonicalAddress('sms', req.to) : req.to},
+            ${req.channel === 'email' ? deps.email.from : (deps.sms.name === 'twilio' ? deps.config.TWILIO_FROM ?? null : null)},
+            ${req.subject ?? null}, ${composed.body}, ${composed.text}, ${token},
+            ${req.leadId ?? null}, ${req.quoteId ?? null}, ${req.jobId ?? null}, ${req.invoiceId ?? null},
+            ${req.attachInvoicePdf ? tx.json([{ kind: 'invoice_pdf', invoice_id: req.attachInvoicePdf }]) : null}, ${options.provider},
+            ${options.status ?? 'queued'}, ${options.error ?? null}, ${req.idempotencyKey}, ${req.quotaReserved ?? false}, ${now}, ${now})
+    on conflict (company_id, idempotency_key) do nothing`
+}

@@ -1,0 +1,59 @@
+// The company's own settings an agent may change after onboarding (REST only): its time zone, in
+// which reminders' local times are read and shown, and its state or territory, whose public
+// holidays decide the next business day (workflows.schedule_job, workflows.process_lead).
+import Type from 'typebox'
+import { defineOperation } from '../../core/operation.js'
+import { READ, WRITE } from '../../core/annotations.js'
+import { validationError } from '../../core/errors.js'
+import { EmptyInput, Nullable, StringEnum } from '../../core/schema-helpers.js'
+import { AUSTRALIAN_TIME_ZONES } from '../../core/zoned-time.js'
+import { withTenant } from '../../db/sql.js'
+import { syncDailySummarySchedule } from '../automations/daily-summary.js'
+import { AU_STATES } from '../shared-schema.js'
+
+const TimeZone = StringEnum(AUSTRALIAN_TIME_ZONES, { description: "The business's time zone (IANA), e.g. Australia/Perth; reminders' local times are read in it" })
+const State = StringEnum(AU_STATES, { description: "The state or territory the business works in; its public holidays are skipped when scheduling by business day" })
+
+const CompanySettingsResponse = Type.Object({
+  settings: Type.Object({ time_zone: TimeZone, state: Nullable(State) }),
+  available_time_zones: Type.Array(Type.String()),
+  available_states: Type.Array(Type.String()),
+})
+
+const UpdateCompanySettingsInput = Type.Object(
+  { time_zone: Type.Optional(TimeZone), state: Type.Optional(Nullable(State)) },
+  { additionalProperties: false },
+)
+
+type Row = { time_zone: (typeof AUSTRALIAN_TIME_ZONES)[number]; state: (typeof AU_STATES)[number] | null }
+const respond = (row: Row) => ({ settings: { time_zone: row.time_zone, state: row.state }, available_time_zones: [...AUSTRALIAN_TIME_ZONES], available_states: [...AU_STATES] })
+
+export const companySettingsOperations = [
+  defineOperation({
+    name: 'onboarding.company_settings', domain: 'onboarding', title: 'Company settings',
+    description: "The company's settings: its time zone (Australia/Sydney unless changed) and its state or territory (null until set).",
+    input: EmptyInput, output: CompanySettingsResponse, access: { permission: 'read' }, cost: 'read', annotations: READ, mcp: false,
+    rest: { method: 'GET', path: '/settings/company' },
+    run: async (ctx) => {
+      const [row] = await withTenant(ctx.deps.db, ctx.principal!.companyId, (tx) => tx<Row[]>`select time_zone, state from companies`)
+      return respond(row!)
+    },
+  }),
+  defineOperation({
+    name: 'onboarding.update_company_settings', domain: 'onboarding', title: 'Change company settings',
+    description: "Change the company's time zone (one of Australia's IANA zones) and/or its state or territory (whose public holidays scheduling by business day skips). Reminders keep their instant; their local times are shown in the new zone.",
+    input: UpdateCompanySettingsInput, output: CompanySettingsResponse, access: { permission: 'admin' }, cost: 'write', annotations: { ...WRITE, idempotentHint: true }, mcp: false,
+    rest: { method: 'PATCH', path: '/settings/company', status: 200, feature: 'restWrite' },
+    run: async (ctx, input) => {
+      const changes: Record<string, unknown> = {}
+      if (input.time_zone !== undefined) changes.time_zone = input.time_zone
+      if (input.state !== undefined) changes.state = input.state
+      if (!Object.keys(changes).length) throw validationError(['body: give time_zone and/or state'])
+      const [row] = await withTenant(ctx.deps.db, ctx.principal!.companyId, (tx) =>
+        tx<Row[]>`update companies set ${tx(changes, ...Object.keys(changes))} where id = ${ctx.principal!.companyId} returning time_zone, state`)
+      // After commit: the daily summary's Temporal Schedule runs on the company's clock, so it moves with it.
+      if (input.time_zone !== undefined) await syncDailySummarySchedule(ctx.deps, ctx.principal!.companyId)
+      return respond(row!)
+    },
+  }),
+]

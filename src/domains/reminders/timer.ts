@@ -1,0 +1,111 @@
+// The reminder's timer workflow (workflows/reminder-timer.ts): its definition, how a schedule is
+// started, and the activity that fires a reminder when it falls due.
+import type { Deps } from '../../core/deps.js'
+import { escapeHtml } from '../../core/html-escape.js'
+import { isAuMobile } from '../../core/phone.js'
+import { localDateTime } from '../../core/zoned-time.js'
+import { withTenant } from '../../db/sql.js'
+import { defineWorkflow, workflowStart } from '../../temporal/contract.js'
+import { reminderTimer } from '../../../workflows/reminder-timer.js'
+import type { QueuedMessage } from '../comms/deliver.js'
+
+export interface ReminderTimerInput {
+  companyId: string
+  reminderId: string
+  /** reminders.schedule_revision this run serves; a later revision makes it stand down. */
+  revision: number
+  /** The run of the previous revision, told to stand down first (unused for revision 1). */
+  previousWorkflowId: string
+  /** Due time (ISO, UTC) as of this revision; the database has the last word when it fires. */
+  dueAt: string
+  /** false: the reminder was done; this run only stands the previous one down. */
+  armed: boolean
+}
+
+export type FireDecision =
+  | { outcome: 'not_due'; dueAt: string; messages: [] }
+  | { outcome: 'fired' | 'already_fired'; messages: QueuedMessage[] }
+  | { outcome: 'done' | 'superseded' | 'gone'; messages: [] }
+
+export interface ReminderTimerResult {
+  outcome: FireDecision['outcome'] | 'stood_down'
+  notices: { channel: string; status: string; error?: string }[]
+}
+
+export const reminderWorkflowId = (companyId: string, reminderId: string, revision: number) => `reminder:${companyId}:${reminderId}:${revision}`
+
+export const reminderTimerDefinition = defineWorkflow({
+  workflow: reminderTimer,
+  id: (input: ReminderTimerInput) => reminderWorkflowId(input.companyId, input.reminderId, input.revision),
+  idConflictPolicy: 'USE_EXISTING',
+  idReusePolicy: 'REJECT_DUPLICATE',
+  description: 'Sleeps on a durable timer until a reminder is due, then marks it fired and tells the owner. One run per reminder and schedule revision: moving the due time or marking it done starts the next revision, which stands the previous run down.',
+})
+
+export function reminderTimerStart(companyId: string, reminderId: string, revision: number, dueAt: Date, armed: boolean) {
+  return workflowStart(reminderTimerDefinition, {
+    companyId, reminderId, revision, armed, dueAt: dueAt.toISOString(),
+    previousWorkflowId: reminderWorkflowId(companyId, reminderId, revision - 1),
+  })
+}
+
+interface FireRow {
+  title: string
+  notes: string | null
+  due_at: Date
+  notify_channel: 'sms' | 'email' | 'both' | null
+  fired_at: Date | null
+  done_at: Date | null
+  schedule_revision: number
+  lead_name: string | null
+  job_title: string | null
+  phone: string | null
+  contact_email: string
+  time_zone: string
+}
+
+/**
+ * Decides, under the reminder's row lock, whether it fires now: not when a later revision took
+ * over, when it is done, or when it is not due yet (by this clock). fired_at is set once; a retry
+ * finds it set and returns the same notices, whose keys make sending them again a no-op.
+ */
+export async function fireReminder(deps: Deps, input: { companyId: string; reminderId: string; revision: number }): Promise<FireDecision> {
+  const now = deps.clock.now()
+  return withTenant(deps.db, input.companyId, async (tx) => {
+    const [row] = await tx<FireRow[]>`
+      select r.title, r.notes, r.due_at, r.notify_channel, r.fired_at, r.done_at, r.schedule_revision,
+             l.name as lead_name, j.title as job_title, c.phone, c.contact_email, c.time_zone
+      from reminders r join companies c on c.id = r.company_id
+      left join leads l on l.id = r.lead_id left join jobs j on j.id = r.job_id
+      where r.id = ${input.reminderId}
+      for update of r`
+    if (!row) return { outcome: 'gone', messages: [] }
+    if (row.schedule_revision !== input.revision) return { outcome: 'superseded', messages: [] }
+    if (row.done_at) return { outcome: 'done', messages: [] }
+    if (row.fired_at) return { outcome: 'already_fired', messages: ownerNotices(row, input) }
+    if (row.due_at.getTime() > now.getTime()) return { outcome: 'not_due', dueAt: row.due_at.toISOString(), messages: [] }
+    await tx`update reminders set fired_at = ${now}, updated_at = ${now} where id = ${input.reminderId} and fired_at is null`
+    return { outcome: 'fired', messages: ownerNotices(row, input) }
+  })
+}
+
+/** The owner's notice on the channels asked for; a channel the company cannot be reached on is left out. */
+function ownerNotices(row: FireRow, input: { reminderId: string; revision: number }): QueuedMessage[] {
+  const local = localDateTime(row.due_at, row.time_zone).replace('T', ' ').slice(0, 16)
+  const about = [row.lead_name && `Lead: ${row.lead_name}.`, row.job_title && `Job: ${row.job_title}.`].filter(Boolean).join(' ')
+  const text = `Reminder: ${row.title} (due ${local}).${about ? ` ${about}` : ''}`
+  const key = `reminder:${input.reminderId}:${input.revision}`
+  const messages: QueuedMessage[] = []
+  const channel = row.notify_channel
+  if ((channel === 'sms' || channel === 'both') && row.phone && isAuMobile(row.phone)) {
+    messages.push({ messageType: 'reminder', channel: 'sms', to: row.phone, body: text, idempotencyKey: `${key}:sms` })
+  }
+  if (channel === 'email' || channel === 'both') {
+    const notes = row.notes ? `<p>${escapeHtml(row.notes).replace(/\n/g, '<br>')}</p>` : ''
+    messages.push({
+      messageType: 'reminder', channel: 'email', to: row.contact_email, subject: `Reminder: ${row.title}`,
+      body: `<p>${escapeHtml(text)}</p>${notes}`, text: row.notes ? `${text}\n\n${row.notes}` : text, idempotencyKey: `${key}:email`,
+    })
+  }
+  return messages
+}

@@ -1,0 +1,130 @@
+// Review requests: the client of a Completed job gets the company's review link by SMS and/or
+// email, once per job unless forced. One code path for reviews.request and jobs.complete with
+// request_review: every check runs before anything is written, then the request is recorded, the
+// job stamped and the messages counted and queued in the caller's transaction; the caller starts
+// the delivery after commit. Review requests are marketing messages (message type review_request):
+// the comms layer adds the business identification and opt-out, and skips opted-out addresses.
+import type postgres from 'postgres'
+import type { Static } from 'typebox'
+import type { Deps } from '../../core/deps.js'
+import type { Principal } from '../../core/access.js'
+import { AppError, notFound, validationError } from '../../core/errors.js'
+import { escapeHtml } from '../../core/html-escape.js'
+import { isAuMobile } from '../../core/phone.js'
+import { withTenantThenStart } from '../../temporal/outbox.js'
+import type { WorkflowSpec } from '../../temporal/contract.js'
+import { reserveMessageDelivery, type QueuedMessage } from '../comms/deliver.js'
+import { findJob, type JobRow } from '../jobs/queries.js'
+import { CONFIGURE_HINT, readReviewLinks } from './settings.js'
+import { PLATFORM_NAMES, type RequestReviewInput, type ReviewPlatform } from './schema.js'
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+interface RequestRow {
+  id: string
+  job_id: string
+  request_number: number
+  platform: ReviewPlatform
+  url: string
+  channels: ('sms' | 'email')[]
+  skipped: string[]
+  workflow_id: string
+  created_at: Date
+}
+
+export function presentRequest(row: RequestRow) {
+  return {
+    id: row.id, jobId: row.job_id, requestNumber: row.request_number, platform: row.platform, url: row.url,
+    channels: row.channels, skipped: row.skipped, workflowId: row.workflow_id, createdAt: row.created_at.toISOString(),
+  }
+}
+
+export interface ReviewOptions {
+  platform?: ReviewPlatform
+  channel?: 'sms' | 'email' | 'both'
+  message?: string
+}
+
+/** The link to send, or an error telling the owner how to set one up. */
+async function chooseLink(tx: postgres.TransactionSql, platform: ReviewPlatform | undefined) {
+  const { links, defaultPlatform } = await readReviewLinks(tx)
+  const chosen = platform ?? defaultPlatform
+  if (!chosen) throw new AppError('conflict', `No review link is set up, so there is nothing to send. ${CONFIGURE_HINT}`)
+  const url = links.get(chosen)
+  if (!url) {
+    const others = [...links.keys()]
+    throw validationError([`platform: no review link is set for ${PLATFORM_NAMES[chosen]}. ${CONFIGURE_HINT}${others.length ? ` Platforms with a link: ${others.join(', ')}.` : ''}`])
+  }
+  return { platform: chosen, url }
+}
+
+function composeMessages(job: JobRow, business: string, link: { platform: ReviewPlatform; url: string }, options: ReviewOptions, key: string) {
+  const first = job.lead_name.split(/\s+/)[0] ?? job.lead_name
+  // Every client is asked, whatever their rating: no gating, no incentive (ACCC guidance).
+  const wording = options.message?.trim() || `Hi ${first}, thanks for choosing ${business}. We'd appreciate an honest review of our work on ${PLATFORM_NAMES[link.platform]}:`
+  const text = `${wording} ${link.url}`
+  const mobile = job.lead_phone && isAuMobile(job.lead_phone) ? job.lead_phone : null
+  const channel = options.channel ?? (mobile ? 'sms' : 'email')
+  const base = { messageType: 'review_request', leadId: job.lead_id, jobId: job.id }
+  const messages: QueuedMessage[] = []
+  const skipped: string[] = []
+  if (channel !== 'email') {
+    if (mobile) messages.push({ ...base, channel: 'sms', to: mobile, body: text, idempotencyKey: `${key}:sms` })
+    else skipped.push('sms: the client has no Australian mobile number')
+  }
+  if (channel !== 'sms') {
+    if (job.lead_email) {
+      const html = `<p>${escapeHtml(wording)}</p><p><a href="${escapeHtml(link.url)}">Review ${escapeHtml(business)} on ${escapeHtml(PLATFORM_NAMES[link.platform])}</a></p>`
+      messages.push({ ...base, channel: 'email', to: job.lead_email, subject: `How did we go? ${business}`, body: html, text, idempotencyKey: `${key}:email` })
+    } else skipped.push('email: the client has no email address')
+  }
+  if (!messages.length) {
+    throw validationError(skipped.map((s) => `channel: ${s}`), "The client cannot be reached on the chosen channel; add the client's mobile or email to the lead (leads.update) or choose another channel.")
+  }
+  return { messages, skipped }
+}
+
+/**
+ * Checks, records and queues one review request for a Completed job (row locked by the caller).
+ * Throws validation_error, conflict or rate_limited before anything is queued. Returns the
+ * delivery to start once the transaction commits.
+ */
+export async function prepareReviewRequest(tx: postgres.TransactionSql, companyId: string, job: JobRow, options: ReviewOptions, now: Date): Promise<{ request: RequestRow; delivery: WorkflowSpec }> {
+  const link = await chooseLink(tx, options.platform)
+  const [company] = await tx<{ business_name: string }[]>`select business_name from companies`
+  const [count] = await tx<{ n: number }[]>`select coalesce(max(request_number), 0)::int as n from review_requests where job_id = ${job.id}`
+  const number = count!.n + 1
+  const { messages, skipped } = composeMessages(job, company!.business_name, link, options, `review:${job.id}:${number}`)
+  const delivery = await reserveMessageDelivery(tx, { companyId, subject: `review-request:${job.id}:${number}`, messages, now })
+  const [request] = await tx<RequestRow[]>`
+    insert into review_requests (company_id, job_id, request_number, platform, url, channels, skipped, workflow_id, created_at)
+    values (${companyId}, ${job.id}, ${number}, ${link.platform}, ${link.url}, ${messages.map((m) => m.channel)}, ${skipped}, ${delivery.workflowId}, ${now})
+    returning id, job_id, request_number, platform, url, channels, skipped, workflow_id, created_at`
+  await tx`update jobs set review_requested_at = ${now}, updated_at = ${now} where id = ${job.id}`
+  return { request: request!, delivery }
+}
+
+export async function requestReview(deps: Deps, principal: Principal, input: Static<typeof RequestReviewInput>) {
+  const now = deps.clock.now()
+  return withTenantThenStart(deps, principal.companyId, async (tx, start) => {
+    const job = UUID.test(input.job_id) ? await findJob(tx, input.job_id, { forUpdate: true }) : null
+    if (!job) throw notFound('Job')
+    if (job.status !== 'Completed') {
+      throw new AppError('conflict', `The job is ${job.status}; it must be completed first (jobs.complete, which can request the review itself with request_review: true).`, { current_status: job.status })
+    }
+    if (!input.force) {
+      const [earlier] = await tx<RequestRow[]>`
+        select id, job_id, request_number, platform, url, channels, skipped, workflow_id, created_at
+        from review_requests where job_id = ${job.id} order by request_number desc limit 1`
+      if (earlier) {
+        return {
+          sent: false, already_requested: true, request: presentRequest(earlier),
+          note: `This job's client was already asked on ${earlier.created_at.toISOString()}; nothing was sent. Pass force: true to ask again.`,
+        }
+      }
+    }
+    const { request, delivery } = await prepareReviewRequest(tx, principal.companyId, job, input, now)
+    await start(delivery)
+    return { sent: true, already_requested: false, request: presentRequest(request), note: `Review request ${request.request_number} queued by ${request.channels.join(' and ')}.` }
+  })
+}

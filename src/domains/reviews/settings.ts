@@ -1,0 +1,79 @@
+// The company's review platforms: a link per platform and which one requests use by default.
+import type postgres from 'postgres'
+import type { Static } from 'typebox'
+import type { Deps } from '../../core/deps.js'
+import type { Principal } from '../../core/access.js'
+import { validationError } from '../../core/errors.js'
+import { withTenant } from '../../db/sql.js'
+import { REVIEW_PLATFORMS } from '../shared-schema.js'
+import { PLATFORM_NAMES, type ReviewPlatform, type UpdateReviewSettingsInput } from './schema.js'
+
+export const CONFIGURE_HINT = 'Set review links with PATCH /api/v1/settings/reviews, e.g. {"links": {"google": "https://g.page/r/..."}, "default_platform": "google"}.'
+
+interface LinkRow { platform: ReviewPlatform; url: string; is_default: boolean }
+
+export interface ReviewLinks {
+  links: Map<ReviewPlatform, string>
+  /** The chosen default when it has a link, otherwise the first platform (in list order) that has one. */
+  defaultPlatform: ReviewPlatform | null
+}
+
+export async function readReviewLinks(tx: postgres.TransactionSql): Promise<ReviewLinks> {
+  const rows = await tx<LinkRow[]>`select platform, url, is_default from review_links`
+  const links = new Map(rows.map((r) => [r.platform, r.url]))
+  const chosen = rows.find((r) => r.is_default)?.platform
+  return { links, defaultPlatform: chosen ?? REVIEW_PLATFORMS.find((p) => links.has(p)) ?? null }
+}
+
+export function presentPlatforms(state: ReviewLinks) {
+  return {
+    platforms: REVIEW_PLATFORMS.map((platform) => ({
+      platform, name: PLATFORM_NAMES[platform], url: state.links.get(platform) ?? null,
+      configured: state.links.has(platform), is_default: platform === state.defaultPlatform,
+    })),
+    default_platform: state.defaultPlatform,
+    configure: CONFIGURE_HINT,
+  }
+}
+
+export async function getReviewPlatforms(deps: Deps, principal: Principal) {
+  return presentPlatforms(await withTenant(deps.db, principal.companyId, readReviewLinks))
+}
+
+/** A review page must be a real https address on a public-looking host (no credentials in it). */
+function checkUrl(platform: string, url: string): string | null {
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    return `links.${platform}: is not a URL`
+  }
+  if (parsed.protocol !== 'https:') return `links.${platform}: must be an https URL`
+  if (!parsed.hostname.includes('.') || parsed.username || parsed.password) return `links.${platform}: must be an https URL on a public host, without a user name or password`
+  return null
+}
+
+export async function updateReviewSettings(deps: Deps, principal: Principal, input: Static<typeof UpdateReviewSettingsInput>) {
+  const changes = Object.entries(input.links ?? {}) as [ReviewPlatform, string | null | undefined][]
+  const problems = changes.flatMap(([platform, url]) => (typeof url === 'string' ? [checkUrl(platform, url)] : [])).filter((p): p is string => p !== null)
+  if (problems.length) throw validationError(problems)
+  const now = deps.clock.now()
+  return withTenant(deps.db, principal.companyId, async (tx) => {
+    for (const [platform, url] of changes) {
+      if (url === null) await tx`delete from review_links where platform = ${platform}`
+      else if (typeof url === 'string') {
+        await tx`
+          insert into review_links (company_id, platform, url, updated_at) values (${principal.companyId}, ${platform}, ${url}, ${now})
+          on conflict (company_id, platform) do update set url = excluded.url, updated_at = excluded.updated_at`
+      }
+    }
+    if (input.default_platform !== undefined) {
+      await tx`update review_links set is_default = false where is_default`
+      if (input.default_platform !== null) {
+        const set = await tx`update review_links set is_default = true, updated_at = ${now} where platform = ${input.default_platform}`
+        if (!set.count) throw validationError([`default_platform: ${input.default_platform} has no review link; give links.${input.default_platform} as well`])
+      }
+    }
+    return presentPlatforms(await readReviewLinks(tx))
+  })
+}
