@@ -2,6 +2,7 @@
 // optionally the HTTP API and the worker. main*.ts and the tests all start the service this way.
 import { createServer, type Server } from 'node:http'
 import { answerClientError } from './transports/http-errors.js'
+import { startupGate } from './transports/startup-gate.js'
 import type { AddressInfo } from 'node:net'
 import { appDatabaseUrl, siteRoot, type Config } from './config.js'
 import { createLogger, type Logger } from './logger.js'
@@ -94,7 +95,9 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   let sseBus: SseBus | null = null
   if (options.api ?? true) {
     // Listen first so that, with PORT=0 (tests), the public URLs carry the real port.
-    server = createServer()
+    // Requests that arrive before the app is built wait at the gate instead of hanging unanswered.
+    const gate = startupGate()
+    server = createServer(gate.listener)
     server.on('clientError', answerClientError)
     await new Promise<void>((resolve) => server!.listen(config.PORT, config.HOST, resolve))
     const port = (server.address() as AddressInfo).port
@@ -113,7 +116,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       },
       sse: { sessions, bus: sseBus },
     })
-    server.on('request', app.callback())
+    gate.open(app.callback())
   }
 
   return {
