@@ -4,17 +4,9 @@
 // (the real listLeadRows, so it follows changes to that query). The ratio is the issue's target:
 // the service should serve at least 0.8 of the plain handler's requests per second.
 // Run: npm run bench:leads-plain   (env: BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_ROUNDS)
-import Koa from 'koa'
-import type { AddressInfo } from 'node:net'
-import type { Server } from 'node:http'
 import { readFileSync } from 'node:fs'
-import type postgres from 'postgres'
 import { autocannon, startBenchService, type LoadResult } from './harness.js'
-import { connect } from '../src/db/sql.js'
-import { bearerToken } from '../src/core/auth.js'
-import { hashApiKey } from '../src/core/credentials.js'
-import { pageEnvelope, pageFrom } from '../src/core/paging.js'
-import { listLeadRows, presentLead } from '../src/domains/leads/queries.js'
+import { startPlainLeads } from './plain-leads.js'
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 20)
@@ -32,31 +24,10 @@ for (let i = 0; i < LEADS; i++) {
   })
 }
 
-// The plain handler connects as the database owner: it has no tenant to scope to (one company in
-// this database), so it pays for no RLS, no transaction and no quota. Same pool size as the service.
-const plainSql = connect(service.runtime.deps.config.DATABASE_URL, { max: service.runtime.deps.config.DB_POOL_MAX })
-const plain = new Koa()
-plain.use(async (ctx) => {
-  const token = bearerToken(ctx.get('authorization') || undefined)
-  const [key] = token
-    ? await plainSql<{ company_id: string }[]>`select company_id from api_keys where key_hash = ${hashApiKey(token)} and revoked_at is null`
-    : []
-  if (!key) {
-    ctx.status = 401
-    ctx.body = { error: 'unauthorized', message: 'Invalid API key.' }
-    return
-  }
-  const page = pageFrom({ limit: Number(ctx.query.limit ?? 50) })
-  const { rows, total } = await listLeadRows(plainSql as unknown as postgres.TransactionSql, {}, page)
-  const leads = rows.map(presentLead)
-  ctx.body = { leads, ...pageEnvelope(leads, total, page) }
-})
-const plainServer: Server = await new Promise((resolve) => {
-  const s = plain.listen(0, '127.0.0.1', () => resolve(s))
-})
+const plain = await startPlainLeads(service.runtime.deps.config.DATABASE_URL, service.runtime.deps.config.DB_POOL_MAX)
 
 const serviceUrl = `${service.base}/api/v1/leads?limit=50`
-const plainUrl = `http://127.0.0.1:${(plainServer.address() as AddressInfo).port}/api/v1/leads?limit=50`
+const plainUrl = plain.url
 
 // Same answer either way: check before measuring.
 const pageOf = async (url: string) => (await (await fetch(url, { headers: auth })).json()) as { leads: { id: string }[]; total: number }
@@ -139,6 +110,5 @@ service.report('leads-vs-plain-koa', {
   api_calls_counted: counter?.count,
   service_answers_seen: LEADS + 1 + serviceWarmUp.total + serviceRuns.reduce((s, r) => s + r.total, 0),
 })
-plainServer.close()
-await plainSql.end()
+await plain.stop()
 await service.stop()
