@@ -8,7 +8,8 @@ import type { Deps } from './core/deps.js'
 import { AppError, fromDataException, validationError } from './core/errors.js'
 import { KeyRateLimiter } from './core/auth.js'
 import type { Registry } from './core/registry.js'
-import { API_PREFIX, restRouter } from './transports/rest.js'
+import { API_PREFIX, restRoutes } from './transports/rest.js'
+import { onlyUnder, routerMiddleware } from './transports/route-prefix.js'
 import { buildOpenApi } from './transports/openapi.js'
 import { outboundEvents } from './domains/webhooks/events.js'
 import { buildDocs } from './transports/docs.js'
@@ -71,6 +72,13 @@ export function createApp(deps: Deps, registry: Registry, options: AppOptions): 
       if (ctx.status === 404 && ctx.body === undefined) {
         throw new AppError('not_found', `No route for ${ctx.method} ${ctx.path}. See ${deps.urls.apiBase}/docs.`)
       }
+      // The routers' 405 and 501 (route-prefix.ts), with the Allow header they set.
+      if ((ctx.status === 405 || ctx.status === 501) && ctx.body === undefined) {
+        const allow = ctx.response.get('Allow')
+        throw ctx.status === 405
+          ? new AppError('method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}; it answers ${allow}. See ${deps.urls.apiBase}/docs.`)
+          : new AppError('not_implemented', `The ${ctx.method} method is not implemented here; use ${allow || 'GET, POST, PUT, PATCH or DELETE'}.`)
+      }
     } catch (error) {
       const err = toAppError(error)
       if (err.code === 'internal_error') {
@@ -86,10 +94,11 @@ export function createApp(deps: Deps, registry: Registry, options: AppOptions): 
 
   // MCP reads its own raw body: a parse error there is JSON-RPC -32700, not a REST validation_error.
   // So do the processor and Twilio webhooks: their signatures cover the bytes or the form as sent.
-  for (const router of [mcpRouter(deps, registry, limiter), mcpSseRouter(deps, registry, limiter, options.sse.sessions, options.sse.bus), paymentWebhookRouter(deps), twilioWebhookRouter(deps)]) {
-    app.use(router.routes())
-    app.use(router.allowedMethods({ throw: true }))
-  }
+  // Each router sees only the requests under its prefix (route-prefix.ts).
+  app.use(onlyUnder(`${API_PREFIX}/mcp`, mcpRouter(deps, registry, limiter)))
+  app.use(onlyUnder(`${API_PREFIX}/mcp/sse`, mcpSseRouter(deps, registry, limiter, options.sse.sessions, options.sse.bus)))
+  app.use(onlyUnder(`${API_PREFIX}/payments/webhooks`, paymentWebhookRouter(deps)))
+  app.use(onlyUnder(`${API_PREFIX}/comms/webhooks/twilio`, twilioWebhookRouter(deps)))
 
   app.use(bodyParser({
     enableTypes: ['json', 'form'],
@@ -127,11 +136,9 @@ export function createApp(deps: Deps, registry: Registry, options: AppOptions): 
   system.get('/.well-known/agent-card.json', (ctx) => (ctx.body = agentCard))
   system.get('/.well-known/mcp-server.json', (ctx) => (ctx.body = mcpServerCard))
 
-  const rest = restRouter(registry, deps, limiter)
-  for (const router of [system, rest, sandboxPaymentPages(deps), quotePages(deps), invoicePages(deps), unsubscribePages(deps)]) {
-    app.use(router.routes())
-    app.use(router.allowedMethods({ throw: true }))
-  }
+  app.use(routerMiddleware(system))
+  app.use(restRoutes(registry, deps, limiter))
+  for (const router of [sandboxPaymentPages(deps), quotePages(deps), invoicePages(deps), unsubscribePages(deps)]) app.use(routerMiddleware(router))
   return app
 }
 

@@ -398,7 +398,7 @@ describe('every list filter is served by an index', () => {
     ['quotes.status Expired', 'quotes', /status = ANY|quotes_company_expirable_created/, (d) => listQuotes(d, principal(), { status: 'Expired' })],
     ['clients.search', 'leads', /leads_search_trgm|lead_ids_matching/, (d) => listClients(d, principal(), { search: 'big1234@' }, 'any_job')],
     ['services.category', 'services', /category = /, (d) => listServices(d, principal(), { category: 'Roofing' })],
-    ['services.active', 'services', /active = /, (d) => listServices(d, principal(), { active: false })],
+    ['services.active', 'services', /services_company_active_created .*active = false/, (d) => listServices(d, principal(), { active: false })],
     ['invoicing.status Paid', 'invoices', /status = /, (d) => listInvoices(d, principal(), { status: 'Paid' })],
     ['invoicing.status Overdue', 'invoices', /status = ANY|invoices_company_open_created|invoices_open_due/, (d) => listInvoices(d, principal(), { status: 'Overdue' })],
     ['invoicing.kind', 'invoices', /kind = /, (d) => listInvoices(d, principal(), { kind: 'progress' })],
@@ -459,7 +459,8 @@ describe('every list filter is served by an index', () => {
     const cursor = cursorOf(['2024-01-01T01:00:00.000Z', randomUUID()])
     const plans = await capturePlans(app, (d) => listLeads(d, principal(), { status: 'Won', cursor }))
     const conditions = plans.flatMap((p) => p.nodes.map((n) => n['Index Cond'] ?? ''))
-    expect(conditions.some((c) => /status = 'Won'.*ROW\(created_at, id\) < ROW/.test(c)), conditions.join('\n')).toBe(true)
+    // A generic plan (db/sql.ts): the status and the cursor are parameters of the index condition.
+    expect(conditions.some((c) => /status = \$\d+.*ROW\(created_at, id\) < ROW\(\$\d+, \$\d+\)/.test(c)), conditions.join('\n')).toBe(true)
   })
 
   it('the clients search reaches the trigram index through lead_ids_matching', async () => {

@@ -2,13 +2,14 @@
 // (query, path, body), the Idempotency-Key header and the binding's plan feature, calls the one
 // pipeline (core/execute.ts) and writes the status and body. No business logic lives here.
 import Router from '@koa/router'
-import type { Context } from 'koa'
+import type { Context, Middleware } from 'koa'
 import type { Deps } from '../core/deps.js'
 import type { AnyOperation } from '../core/operation.js'
 import type { Registry } from '../core/registry.js'
 import { authenticateHttp, type KeyRateLimiter } from '../core/auth.js'
 import { validationError } from '../core/errors.js'
 import { execute } from '../core/execute.js'
+import { bySegment, firstSegment } from './route-prefix.js'
 
 export const API_PREFIX = '/api/v1'
 
@@ -29,10 +30,17 @@ function rawInput(ctx: Context, op: AnyOperation): Record<string, unknown> {
   return { ...(body as Record<string, unknown> | undefined), ...params }
 }
 
-export function restRouter(registry: Registry, deps: Deps, limiter: KeyRateLimiter): Router {
-  const router = new Router({ prefix: API_PREFIX })
+/**
+ * The REST routes, one router per first path segment (leads, jobs, invoices...) so a request is
+ * matched against its own resource's routes only.
+ */
+export function restRoutes(registry: Registry, deps: Deps, limiter: KeyRateLimiter): Middleware {
+  const routers = new Map<string, Router>()
   for (const op of registry.restOperations()) {
     const binding = op.rest!
+    const segment = firstSegment(binding.path)
+    let router = routers.get(segment)
+    if (!router) routers.set(segment, (router = new Router({ prefix: API_PREFIX })))
     const method = binding.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete'
     router[method](binding.path, async (ctx) => {
       const result = await execute(op, {
@@ -51,5 +59,5 @@ export function restRouter(registry: Registry, deps: Deps, limiter: KeyRateLimit
       ctx.body = result.output
     })
   }
-  return router
+  return bySegment(API_PREFIX, routers)
 }

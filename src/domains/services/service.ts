@@ -49,7 +49,9 @@ export async function listServices(deps: Deps, principal: Principal, input: Stat
   const { rows, total } = await withTenant(deps.db, principal.companyId, async (tx) => {
     // Only the filters given reach the WHERE clause, each served by its index (migration 009).
     const matching = [
-      input.active !== undefined && tx`active = ${input.active}`,
+      // Written out, not a parameter: the connections run generic plans (db/sql.ts), and a plan for
+      // 'active = $1' cannot tell the rare inactive services from the many active ones.
+      input.active !== undefined && (input.active ? tx`active` : tx`not active`),
       input.category !== undefined && tx`category = ${input.category}`,
       search && tx`(name ilike ${search} or description ilike ${search})`,
     ]
