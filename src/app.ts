@@ -9,7 +9,7 @@ import { AppError, fromDataException, validationError } from './core/errors.js'
 import { KeyRateLimiter } from './core/auth.js'
 import type { Registry } from './core/registry.js'
 import { API_PREFIX, restRoutes } from './transports/rest.js'
-import { onlyUnder, routerMiddleware } from './transports/route-prefix.js'
+import { byPrefix, routerMiddleware } from './transports/route-prefix.js'
 import { buildOpenApi } from './transports/openapi.js'
 import { outboundEvents } from './domains/webhooks/events.js'
 import { buildDocs } from './transports/docs.js'
@@ -23,7 +23,7 @@ import { unsubscribePages } from './transports/pages/unsubscribe-page.js'
 import { mcpRouter } from './transports/mcp/http.js'
 import { mcpSseRouter, type LocalSseSessions } from './transports/mcp/sse.js'
 import { bodyError } from './transports/http-errors.js'
-import { noSniff, redactPath } from './transports/http-hygiene.js'
+import { redactPath } from './transports/http-hygiene.js'
 import { INPUT_LIMITS } from './core/input-guard.js'
 import type { SseBus } from './transports/mcp/sse-bus.js'
 
@@ -46,27 +46,16 @@ export function createApp(deps: Deps, registry: Registry, options: AppOptions): 
     deps.logger.error({ err: error }, 'server error')
   })
 
-  app.use(noSniff())
-
-  // Request id + one structured log line per request (page tokens and session ids in the path redacted).
+  // One front middleware (each layer of Koa's chain costs a promise per request): nosniff on every
+  // response, the request id, the spec's error envelope and one structured log line per request
+  // (page tokens and session ids in the path redacted). Internals (stack, SQL) go to the log only.
   app.use(async (ctx, next) => {
+    ctx.set('X-Content-Type-Options', 'nosniff')
     const incoming = ctx.get('x-request-id')
     const requestId = REQUEST_ID.test(incoming) ? incoming : randomUUID()
     ctx.state.requestId = requestId
     ctx.set('X-Request-Id', requestId)
     const started = performance.now()
-    try {
-      await next()
-    } finally {
-      deps.logger.info(
-        { requestId, method: ctx.method, path: redactPath(ctx.path), status: ctx.status, ms: Math.round((performance.now() - started) * 10) / 10, companyId: ctx.state.companyId },
-        'request',
-      )
-    }
-  })
-
-  // The spec's error envelope. Internals (stack, SQL) go to the log, never to the client.
-  app.use(async (ctx, next) => {
     try {
       await next()
       if (ctx.status === 404 && ctx.body === undefined) {
@@ -82,23 +71,30 @@ export function createApp(deps: Deps, registry: Registry, options: AppOptions): 
     } catch (error) {
       const err = toAppError(error)
       if (err.code === 'internal_error') {
-        deps.logger.error({ err: error, requestId: ctx.state.requestId }, 'unhandled error')
+        deps.logger.error({ err: error, requestId }, 'unhandled error')
       } else if (!(error instanceof AppError)) {
-        deps.logger.warn({ err: error, requestId: ctx.state.requestId, answered: err.code }, 'request error answered as a client error')
+        deps.logger.warn({ err: error, requestId, answered: err.code }, 'request error answered as a client error')
       }
       ctx.status = err.status
       ctx.set(err.headers)
       ctx.body = err.body()
+    } finally {
+      deps.logger.info(
+        { requestId, method: ctx.method, path: redactPath(ctx.path), status: ctx.status, ms: Math.round((performance.now() - started) * 10) / 10, companyId: ctx.state.companyId },
+        'request',
+      )
     }
   })
 
   // MCP reads its own raw body: a parse error there is JSON-RPC -32700, not a REST validation_error.
   // So do the processor and Twilio webhooks: their signatures cover the bytes or the form as sent.
   // Each router sees only the requests under its prefix (route-prefix.ts).
-  app.use(onlyUnder(`${API_PREFIX}/mcp`, mcpRouter(deps, registry, limiter)))
-  app.use(onlyUnder(`${API_PREFIX}/mcp/sse`, mcpSseRouter(deps, registry, limiter, options.sse.sessions, options.sse.bus)))
-  app.use(onlyUnder(`${API_PREFIX}/payments/webhooks`, paymentWebhookRouter(deps)))
-  app.use(onlyUnder(`${API_PREFIX}/comms/webhooks/twilio`, twilioWebhookRouter(deps)))
+  app.use(byPrefix([
+    [`${API_PREFIX}/mcp`, mcpRouter(deps, registry, limiter)],
+    [`${API_PREFIX}/mcp/sse`, mcpSseRouter(deps, registry, limiter, options.sse.sessions, options.sse.bus)],
+    [`${API_PREFIX}/payments/webhooks`, paymentWebhookRouter(deps)],
+    [`${API_PREFIX}/comms/webhooks/twilio`, twilioWebhookRouter(deps)],
+  ]))
 
   app.use(bodyParser({
     enableTypes: ['json', 'form'],

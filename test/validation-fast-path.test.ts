@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import type { TSchema } from 'typebox'
 import { createRegistry } from '../src/domains/index.js'
-import { describeErrors, parseAny, parseInput, validatorFor } from '../src/core/validation.js'
+import { describeErrors, parseAny, parseFlat, parseInput, validatorFor } from '../src/core/validation.js'
 import { AppError } from '../src/core/errors.js'
 
 const QUERY_STRINGS = ['', '0', '-0', '7', ' 7 ', '+3', '1.5', '1e3', '0x10', '50', '100', '101', 'abc', 'true', 'false', '1', 'New', 'Urgent', '2026-01-01', '\u0000']
@@ -38,6 +38,16 @@ describe('parseInput fast path', () => {
       return Object.values(props).every((p) => ['string', 'integer', 'number', 'boolean'].includes(String(p.type)))
     })
     expect(flat.length / schemas.length).toBeGreaterThan(0.5)
+  })
+
+  it('is the path every list query takes: paging given as query strings, with the other defaults', () => {
+    const lists = createRegistry().operations.filter((op) => op.rest?.method === 'GET' && 'limit' in ((op.input as { properties?: object }).properties ?? {}))
+    expect(lists.length).toBeGreaterThanOrEqual(6)
+    for (const op of lists) {
+      const paging = 'offset' in ((op.input as { properties?: object }).properties ?? {}) ? { limit: '50', offset: '0' } : { limit: '50' }
+      const query = Object.assign(Object.create(null), paging) // as Koa parses a query string
+      expect(parseFlat(op.input, query, true), op.name).toEqual(expect.objectContaining(Object.fromEntries(Object.keys(paging).map((k) => [k, Number(paging[k as keyof typeof paging])]))))
+    }
   })
 
   it.each(schemas.map(([schema, name]) => [name, schema] as const))('%s: the same result as TypeBox for any input', (_, schema) => {

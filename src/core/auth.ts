@@ -1,6 +1,5 @@
 // Bearer-key authentication, the per-key request rate limit, authorisation and the monthly quota,
 // in that order: a call is counted only once it is known to be allowed.
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible'
 import { AppError, rateLimited } from './errors.js'
 import { hashApiKey, looksLikeApiKey } from './credentials.js'
 import { secondsUntil } from './period.js'
@@ -19,24 +18,42 @@ export interface RateLimitState {
   resetSeconds: number
 }
 
+/**
+ * The per-key burst limit: at most perMinute requests in a fixed window of 60 s that starts with a
+ * key's first request (as rate-limiter-flexible's memory limiter counted them; refused requests
+ * count too). Synchronous, in this process's memory: a Map lookup per call, no promise, no timer.
+ */
 export class KeyRateLimiter {
-  private readonly limiter: RateLimiterMemory
-  constructor(readonly perMinute: number) {
-    this.limiter = new RateLimiterMemory({ points: perMinute, duration: 60 })
-  }
+  private readonly windows = new Map<string, { endsAt: number; used: number }>()
+  private nextSweep = 0
+
+  constructor(readonly perMinute: number, private readonly now: () => number = Date.now) {}
 
   /** Consumes one request for this key; throws rate_limited when the burst allowance is spent. */
-  async consume(keyHash: string): Promise<RateLimitState> {
-    try {
-      const res = await this.limiter.consume(keyHash)
-      return { limit: this.perMinute, remaining: res.remainingPoints, resetSeconds: Math.ceil(res.msBeforeNext / 1000) }
-    } catch (error) {
-      if (!(error instanceof RateLimiterRes)) throw error
-      const retry = Math.max(1, Math.ceil(error.msBeforeNext / 1000))
+  consume(keyHash: string): RateLimitState {
+    const now = this.now()
+    this.sweep(now)
+    let window = this.windows.get(keyHash)
+    if (!window || window.endsAt <= now) {
+      window = { endsAt: now + 60_000, used: 0 }
+      this.windows.set(keyHash, window)
+    }
+    window.used++
+    const msLeft = window.endsAt - now
+    if (window.used > this.perMinute) {
+      const retry = Math.max(1, Math.ceil(msLeft / 1000))
       const err = rateLimited(retry, `Too many requests for this API key: at most ${this.perMinute} per minute. Retry in ${retry} s.`)
       Object.assign(err.headers, rateLimitHeaders({ limit: this.perMinute, remaining: 0, resetSeconds: retry }))
       throw err
     }
+    return { limit: this.perMinute, remaining: this.perMinute - window.used, resetSeconds: Math.ceil(msLeft / 1000) }
+  }
+
+  /** Forgets ended windows, at most once a minute, so keys no longer used take no memory. */
+  private sweep(now: number): void {
+    if (now < this.nextSweep) return
+    this.nextSweep = now + 60_000
+    for (const [key, window] of this.windows) if (window.endsAt <= now) this.windows.delete(key)
   }
 }
 
@@ -91,7 +108,7 @@ export async function authenticate(
   if (!token) throw unauthorized('Missing API key. Send the header "Authorization: Bearer <API_KEY>"; get a key from POST /api/v1/onboard.')
   if (!looksLikeApiKey(token)) throw invalidKey()
   const hash = hashApiKey(token)
-  const rateLimit = await limiter.consume(hash)
+  const rateLimit = limiter.consume(hash)
   const cache = keyCacheOf(deps)
   const found = cache.cached(hash) ?? (await cache.get(hash))
   if (!found) throw invalidKey()

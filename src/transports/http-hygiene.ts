@@ -1,18 +1,10 @@
-// What every response and every public page share: nosniff on all responses, one set of security
+// What every public page shares (app.ts sets nosniff on every response): one set of security
 // headers for the server-rendered pages, the cross-site check for their form posts, the reading of
 // their form fields, and the redaction of the credentials some page paths carry before a path is logged.
-import type { Context, Middleware } from 'koa'
+import type { Context } from 'koa'
 import type { Deps } from '../core/deps.js'
 import { AppError, validationError } from '../core/errors.js'
 import { textProblem } from '../core/input-guard.js'
-
-/** Every response: a browser must never guess a type (a JSON error rendered as HTML, say). */
-export function noSniff(): Middleware {
-  return async (ctx, next) => {
-    ctx.set('X-Content-Type-Options', 'nosniff')
-    await next()
-  }
-}
 
 /**
  * The public pages (quote page, sandbox checkout and portal). Their URL is the credential, so it

@@ -19,11 +19,19 @@ export function routerMiddleware(router: Router): Middleware {
 // Case-insensitive, as @koa/router matches by default: /API/V1/Leads reaches the same routes.
 const under = (path: string, prefix: string) => path === prefix || path.startsWith(`${prefix}/`)
 
-/** The router sees only requests at or below prefix; the rest go straight on. */
-export function onlyUnder(prefix: string, router: Router): Middleware {
-  const mounted = routerMiddleware(router)
-  const lower = prefix.toLowerCase()
-  return (ctx, next) => (under(ctx.path.toLowerCase(), lower) ? mounted(ctx, next) : next())
+/**
+ * Routers each mounted at a path prefix: a request goes to the router of the longest prefix it is
+ * at or below (one router; a shorter prefix's routes could not match it), the rest straight on.
+ */
+export function byPrefix(routes: [prefix: string, router: Router][]): Middleware {
+  const mounted = routes
+    .map(([prefix, router]) => [prefix.toLowerCase(), routerMiddleware(router)] as const)
+    .sort((a, b) => b[0].length - a[0].length)
+  return (ctx, next) => {
+    const path = ctx.path.toLowerCase()
+    const found = mounted.find(([prefix]) => under(path, prefix))
+    return found ? found[1](ctx, next) : next()
+  }
 }
 
 /**
