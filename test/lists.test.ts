@@ -459,8 +459,7 @@ describe('every list filter is served by an index', () => {
     const cursor = cursorOf(['2024-01-01T01:00:00.000Z', randomUUID()])
     const plans = await capturePlans(app, (d) => listLeads(d, principal(), { status: 'Won', cursor }))
     const conditions = plans.flatMap((p) => p.nodes.map((n) => n['Index Cond'] ?? ''))
-    // A generic plan (db/sql.ts): the status and the cursor are parameters of the index condition.
-    expect(conditions.some((c) => /status = \$\d+.*ROW\(created_at, id\) < ROW\(\$\d+, \$\d+\)/.test(c)), conditions.join('\n')).toBe(true)
+    expect(conditions.some((c) => /status = 'Won'.*ROW\(created_at, id\) < ROW/.test(c)), conditions.join('\n')).toBe(true)
   })
 
   it('the clients search reaches the trigram index through lead_ids_matching', async () => {

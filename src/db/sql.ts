@@ -12,22 +12,12 @@ export interface Db {
   close(): Promise<void>
 }
 
-/**
- * Settings of every connection. plan_cache_mode: postgres.js prepares each statement once per
- * connection and runs it again with new parameters; by default Postgres then plans it afresh
- * (a custom plan) on most executions, and planning a list under row level security cost more than
- * running it (bind 0.27 ms, execute 0.05 ms for the leads count). A generic plan is made once per
- * connection. The tenant filter is an InitPlan, not a parameter (migration 024), so it needs no
- * custom plan; test/lists.test.ts checks every list filter's generic plan still uses its index.
- */
-export const SESSION_SETTINGS = { plan_cache_mode: 'force_generic_plan' } as const
-
 export function connect(url: string, options: { max?: number } = {}): Sql {
   return postgres(url, {
     max: options.max ?? 10,
     transform: { undefined: null },
     onnotice: () => {},
-    connection: { application_name: 'tradie-ops', ...SESSION_SETTINGS },
+    connection: { application_name: 'tradie-ops' },
   })
 }
 

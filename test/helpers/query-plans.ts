@@ -3,7 +3,6 @@
 import postgres from 'postgres'
 import type { Deps } from '../../src/core/deps.js'
 import type { TestApp } from './app.js'
-import { SESSION_SETTINGS } from '../../src/db/sql.js'
 
 export interface PlanNode {
   'Node Type': string
@@ -37,8 +36,6 @@ export async function capturePlans(app: TestApp, run: (deps: Deps) => Promise<un
     for (const setting of ['log_min_duration = 0', 'log_level = notice', 'log_format = json', 'log_nested_statements = on']) {
       await sql.unsafe(`set auto_explain.${setting}`)
     }
-    // The service's own connection settings (generic plans), so these are the plans it runs.
-    for (const [name, value] of Object.entries(SESSION_SETTINGS)) await sql.unsafe(`set ${name} = ${value}`)
     await sql`set role tradie_app`
     await run({ ...app.runtime.deps, db: { app: sql, close: async () => {} } })
   } finally {

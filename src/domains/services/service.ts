@@ -49,8 +49,8 @@ export async function listServices(deps: Deps, principal: Principal, input: Stat
   const { rows, total } = await withTenant(deps.db, principal.companyId, async (tx) => {
     // Only the filters given reach the WHERE clause, each served by its index (migration 009).
     const matching = [
-      // Written out, not a parameter: the connections run generic plans (db/sql.ts), and a plan for
-      // 'active = $1' cannot tell the rare inactive services from the many active ones.
+      // Written out, not a parameter: a plan for 'active = $1' made once and reused (a generic plan)
+      // cannot tell the rare inactive services from the many active ones; two texts, two plans.
       input.active !== undefined && (input.active ? tx`active` : tx`not active`),
       input.category !== undefined && tx`category = ${input.category}`,
       search && tx`(name ilike ${search} or description ilike ${search})`,
