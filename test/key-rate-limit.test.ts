@@ -32,6 +32,6 @@ describe('KeyRateLimiter', () => {
     for (let i = 0; i < 1000; i++) limiter.consume(`key-${i}`)
     now += 61_000
     limiter.consume('fresh')
-    expect((limiter as unknown as { windows: Map<string, unknown> }).windows.size).toBe(1)
+    expect(limiter.counter.keys).toBe(1)
   })
 })

@@ -1,6 +1,7 @@
 // Bearer-key authentication, the per-key request rate limit, authorisation and the monthly quota,
 // in that order: a call is counted only once it is known to be allowed.
 import { AppError, rateLimited } from './errors.js'
+import { FixedWindowCounter } from './fixed-window.js'
 import { hashApiKey, looksLikeApiKey } from './credentials.js'
 import { secondsUntil } from './period.js'
 import { apiCallCounterOf } from './api-calls.js'
@@ -18,42 +19,24 @@ export interface RateLimitState {
   resetSeconds: number
 }
 
-/**
- * The per-key burst limit: at most perMinute requests in a fixed window of 60 s that starts with a
- * key's first request (as rate-limiter-flexible's memory limiter counted them; refused requests
- * count too). Synchronous, in this process's memory: a Map lookup per call, no promise, no timer.
- */
+/** The per-key burst limit: at most perMinute requests in a fixed 60 s window (core/fixed-window.ts). */
 export class KeyRateLimiter {
-  private readonly windows = new Map<string, { endsAt: number; used: number }>()
-  private nextSweep = 0
+  readonly counter: FixedWindowCounter
 
-  constructor(readonly perMinute: number, private readonly now: () => number = Date.now) {}
+  constructor(readonly perMinute: number, now?: () => number) {
+    this.counter = new FixedWindowCounter(perMinute, 60_000, now)
+  }
 
   /** Consumes one request for this key; throws rate_limited when the burst allowance is spent. */
   consume(keyHash: string): RateLimitState {
-    const now = this.now()
-    this.sweep(now)
-    let window = this.windows.get(keyHash)
-    if (!window || window.endsAt <= now) {
-      window = { endsAt: now + 60_000, used: 0 }
-      this.windows.set(keyHash, window)
-    }
-    window.used++
-    const msLeft = window.endsAt - now
-    if (window.used > this.perMinute) {
-      const retry = Math.max(1, Math.ceil(msLeft / 1000))
+    const hit = this.counter.hit(keyHash)
+    if (!hit.allowed) {
+      const retry = Math.max(1, Math.ceil(hit.msLeft / 1000))
       const err = rateLimited(retry, `Too many requests for this API key: at most ${this.perMinute} per minute. Retry in ${retry} s.`)
       Object.assign(err.headers, rateLimitHeaders({ limit: this.perMinute, remaining: 0, resetSeconds: retry }))
       throw err
     }
-    return { limit: this.perMinute, remaining: this.perMinute - window.used, resetSeconds: Math.ceil(msLeft / 1000) }
-  }
-
-  /** Forgets ended windows, at most once a minute, so keys no longer used take no memory. */
-  private sweep(now: number): void {
-    if (now < this.nextSweep) return
-    this.nextSweep = now + 60_000
-    for (const [key, window] of this.windows) if (window.endsAt <= now) this.windows.delete(key)
+    return { limit: this.perMinute, remaining: hit.remaining, resetSeconds: Math.ceil(hit.msLeft / 1000) }
   }
 }
 

@@ -1,6 +1,6 @@
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible'
 import { defineOperation, type OperationContext } from '../../core/operation.js'
 import { onePerApp, type Deps } from '../../core/deps.js'
+import { FixedWindowCounter } from '../../core/fixed-window.js'
 import { rateLimited, validationError } from '../../core/errors.js'
 import { assertActivePlan } from '../billing/service.js'
 import { isValidAbn } from './abn.js'
@@ -9,16 +9,13 @@ import { OnboardInput, OnboardResponse } from './schema.js'
 import { onboard } from './service.js'
 
 // One limiter per running app (tests build several apps with different limits).
-const limiterOf = onePerApp((deps: Deps) => new RateLimiterMemory({ points: deps.config.ONBOARD_LIMIT_PER_HOUR, duration: 3600 }))
+const limiterOf = onePerApp((deps: Deps) => new FixedWindowCounter(deps.config.ONBOARD_LIMIT_PER_HOUR, 3_600_000))
 
-async function limitByAddress(ctx: OperationContext): Promise<void> {
-  try {
-    await limiterOf(ctx.deps).consume(ctx.clientIp)
-  } catch (error) {
-    if (!(error instanceof RateLimiterRes)) throw error
-    const retry = Math.max(1, Math.ceil(error.msBeforeNext / 1000))
-    throw rateLimited(retry, `Too many sign-ups from this address. Try again in ${retry} seconds.`)
-  }
+function limitByAddress(ctx: OperationContext): void {
+  const hit = limiterOf(ctx.deps).hit(ctx.clientIp)
+  if (hit.allowed) return
+  const retry = Math.max(1, Math.ceil(hit.msLeft / 1000))
+  throw rateLimited(retry, `Too many sign-ups from this address. Try again in ${retry} seconds.`)
 }
 
 export const onboardingOperations = [
@@ -35,7 +32,7 @@ export const onboardingOperations = [
     annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: false, openWorldHint: false },
     rest: { method: 'POST', path: '/onboard', status: 201 },
     async precheck(ctx, raw) {
-      await limitByAddress(ctx)
+      limitByAddress(ctx)
       await assertActivePlan(ctx.deps, raw.plan)
     },
     run(ctx, input) {
