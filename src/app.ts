@@ -142,8 +142,6 @@ function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error
   const e = error as { status?: number; message?: string; name?: string }
   if (e?.status === 400 || e?.status === 415 || e?.status === 413) return bodyError(error)
-  if (e?.status === 405) return new AppError('method_not_allowed', `${e.message ?? 'Method not allowed'}.`)
-  if (e?.status === 501) return new AppError('not_implemented', 'Method not implemented.')
   // A path with broken percent-encoding (/jobs/%E0%A4) fails in the router's decode.
   if (e?.name === 'URIError') return validationError(['path: is not valid percent-encoded UTF-8'], 'The request URL could not be read.')
   const dataException = fromDataException(error)

@@ -47,7 +47,9 @@ export function describeErrors(schema: TSchema, value: unknown): string[] {
  */
 export function parseInput<T>(schema: TSchema, raw: unknown, options: { convert?: boolean } = {}): T {
   const v = validatorFor(schema)
-  const value = parseFlat(schema, raw ?? {}, options.convert === true) ?? parseAny(v, schema, raw ?? {}, options.convert === true)
+  const given = raw ?? {}
+  const convert = options.convert === true
+  const value = parseFlat(schema, given, convert) ?? parseAny(v, schema, given, convert)
   if (!v.Check(value)) throw validationError(describeErrors(schema, value))
   return value as T
 }
