@@ -1,6 +1,7 @@
 // List paging at its edges: hostile offsets and cursors on REST and MCP, every filter's rows, cursor
 // walks, `total` against rows counted here, the count cap, and each filter served by an index.
 import { randomBytes, randomUUID } from 'node:crypto'
+import postgres from 'postgres'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { onboard, startTestApp, type TestApp } from './helpers/app.js'
 import { rpc } from './helpers/mcp.js'
@@ -466,5 +467,56 @@ describe('every list filter is served by an index', () => {
     const plans = await capturePlans(app, (d) => listClients(d, principal(), { search: 'big1234@' }, 'any_job'))
     const indexes = plans.flatMap((p) => p.nodes.map((n) => n['Index Name']))
     expect(indexes).toContain('leads_search_trgm')
+  })
+})
+
+describe('a list page is planned once per connection, not on every call', () => {
+  // Postgres re-plans a prepared statement on every execution while its generic plan looks dearer
+  // than a fresh one. A LIMIT sent as a parameter reads as "10% of the rows" in the generic plan, so
+  // for a company with thousands of leads the list was planned afresh on every call (about 60 us of
+  // a 100 us list under RLS). The page size is now a literal; these read Postgres's own plan-cache
+  // counters on one app-role connection to hold that.
+  const principal = () => ({ companyId: big.company_id }) as Principal
+  interface Prepared { statement: string; generic_plans: number; custom_plans: number }
+
+  async function onOneConnection(run: (deps: any) => Promise<unknown>): Promise<Prepared[]> {
+    const sql = postgres(app.config.DATABASE_URL, { max: 1 })
+    try {
+      await sql`set role tradie_app`
+      await run({ ...app.runtime.deps, db: { app: sql, close: async () => {} } })
+      return await sql<Prepared[]>`select statement, generic_plans::int, custom_plans::int from pg_prepared_statements`
+    } finally {
+      await sql.end()
+    }
+  }
+  /** The leads pages among them, identifiers unquoted. */
+  const leadPages = (prepared: Prepared[]) =>
+    prepared.map((p) => ({ ...p, statement: p.statement.replaceAll('"', '') })).filter((p) => /from leads\s.*order by created_at desc, id desc/s.test(p.statement))
+
+  it('the first page of a big company reuses one generic plan on every call', async () => {
+    const calls = 8
+    const prepared = await onOneConnection(async (deps) => {
+      for (let i = 0; i < calls; i++) expect((await listLeads(deps, principal(), { limit: 50 })).leads).toHaveLength(50)
+    })
+    const [page, ...others] = leadPages(prepared)
+    expect(others).toEqual([])
+    expect(page).toMatchObject({ custom_plans: 0, generic_plans: calls })
+    expect(page!.statement).toMatch(/limit 50\s*$/)
+  })
+
+  it('deep offsets share one statement (the offset stays a parameter); each page size is its own', async () => {
+    const offsets = Array.from({ length: 12 }, (_, i) => 1 + i * 37)
+    const prepared = await onOneConnection(async (deps) => {
+      for (const offset of offsets) {
+        const page = await listLeads(deps, principal(), { limit: 10, offset })
+        // The seeding formula: lead i was created i seconds after 2024-01-01; newest first.
+        expect(page.leads.map((l: { name: string }) => l.name)).toEqual(Array.from({ length: 10 }, (_, k) => `Big ${BIG_LEADS - offset - k}`))
+      }
+      await listLeads(deps, principal(), { limit: 11, offset: 5 })
+    })
+    expect(leadPages(prepared).map((p) => p.statement.replace(/^.*order by/s, 'order by').trim()).sort()).toEqual([
+      'order by created_at desc, id desc limit 10 offset $1',
+      'order by created_at desc, id desc limit 11 offset $1',
+    ])
   })
 })

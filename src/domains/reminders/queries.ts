@@ -1,6 +1,6 @@
 // Reminder SQL. Every function takes the tenant transaction from withTenant(); RLS scopes the rows.
 import type postgres from 'postgres'
-import { cappedCount, whereAll, type Page } from '../../core/paging.js'
+import { cappedCount, limitOffset, whereAll, type Page } from '../../core/paging.js'
 import { localDateTime } from '../../core/zoned-time.js'
 import { reminderWorkflowId } from './timer.js'
 import type { NotifyChannel } from './schema.js'
@@ -85,7 +85,7 @@ export async function listReminderRows(tx: postgres.TransactionSql, filter: Remi
   const [rows, total] = await Promise.all([
     tx<ReminderRow[]>`
       ${select(tx)} ${whereAll(tx, [...matching, after])}
-      order by r.due_at, r.id limit ${page.limit} offset ${page.after ? 0 : page.offset}`,
+      order by r.due_at, r.id ${limitOffset(tx, page)}`,
     cappedCount(tx, tx`from reminders r ${whereAll(tx, matching)}`),
   ])
   return { rows, total }
