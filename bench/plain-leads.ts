@@ -1,6 +1,8 @@
 // The plain baseline for GET /api/v1/leads?limit=50: Koa + postgres.js doing the least the same
-// answer needs, one key lookup by hash, then the real leads list query and its count (listLeadRows,
-// so it follows changes to that query). Used by the ratio benchmark and the profiler.
+// answer needs, one key lookup by hash, then the leads list query and its count for the key's
+// company, as a plain multi-tenant handler writes them (company_id in the WHERE clause, where the
+// service has row level security), through the service's own listPage and columns so it follows
+// changes to them. Used by the ratio benchmark and the profiler.
 import Koa from 'koa'
 import type { AddressInfo } from 'node:net'
 import type { Server } from 'node:http'
@@ -8,8 +10,8 @@ import type postgres from 'postgres'
 import { connect } from '../src/db/sql.js'
 import { bearerToken } from '../src/core/auth.js'
 import { hashApiKey } from '../src/core/credentials.js'
-import { pageEnvelope, pageFrom } from '../src/core/paging.js'
-import { listLeadRows, presentLead } from '../src/domains/leads/queries.js'
+import { listPage, pageEnvelope, pageFrom } from '../src/core/paging.js'
+import { leadColumns, presentLead, type LeadRow } from '../src/domains/leads/queries.js'
 
 export interface PlainLeads {
   url: string
@@ -17,8 +19,8 @@ export interface PlainLeads {
 }
 
 /**
- * Connects as the database owner: it has no tenant to scope to (one company in this database), so
- * it pays for no RLS, no transaction and no quota. Same pool size as the service.
+ * Connects as the database owner, so it pays for no RLS, no transaction and no quota; it scopes to
+ * the key's company itself. Same pool size as the service.
  */
 export async function startPlainLeads(databaseUrl: string, poolMax: number): Promise<PlainLeads> {
   const sql = connect(databaseUrl, { max: poolMax })
@@ -34,7 +36,12 @@ export async function startPlainLeads(databaseUrl: string, poolMax: number): Pro
       return
     }
     const page = pageFrom({ limit: Number(ctx.query.limit ?? 50) })
-    const { rows, total } = await listLeadRows(sql as unknown as postgres.TransactionSql, {}, page)
+    const tx = sql as unknown as postgres.TransactionSql
+    const { rows, total } = await listPage<LeadRow>(tx, page, {
+      select: tx`select ${leadColumns(tx)} from leads`,
+      from: tx`from leads`,
+      matching: [tx`company_id = ${key.company_id}`],
+    })
     const leads = rows.map(presentLead)
     ctx.body = { leads, ...pageEnvelope(leads, total, page) }
   })

@@ -19,7 +19,8 @@ export interface LeadRow {
   updated_at: Date
 }
 
-const columns = (tx: postgres.TransactionSql) => tx`
+/** The columns of a LeadRow (exported for the benchmarks' plain handler, which reads the same rows). */
+export const leadColumns = (tx: postgres.TransactionSql) => tx`
   id, name, phone, email, service_type, status, priority, message, address, suburb, source, created_at, updated_at`
 
 export function presentLead(row: LeadRow) {
@@ -58,14 +59,14 @@ export async function insertLead(tx: postgres.TransactionSql, companyId: string,
     insert into leads (company_id, name, phone, email, service_type, priority, message, address, suburb, source, created_at, updated_at)
     values (${companyId}, ${lead.name}, ${lead.phone}, ${lead.email}, ${lead.service_type}, ${lead.priority},
             ${lead.message}, ${lead.address}, ${lead.suburb}, ${lead.source}, ${at}, ${at})
-    returning ${columns(tx)}`
+    returning ${leadColumns(tx)}`
   return row!
 }
 
 export async function findLead(tx: postgres.TransactionSql, id: string, options: { forUpdate?: boolean } = {}): Promise<LeadRow | null> {
   const [row] = options.forUpdate
-    ? await tx<LeadRow[]>`select ${columns(tx)} from leads where id = ${id} for update`
-    : await tx<LeadRow[]>`select ${columns(tx)} from leads where id = ${id}`
+    ? await tx<LeadRow[]>`select ${leadColumns(tx)} from leads where id = ${id} for update`
+    : await tx<LeadRow[]>`select ${leadColumns(tx)} from leads where id = ${id}`
   return row ?? null
 }
 
@@ -75,7 +76,7 @@ export async function updateLeadRow(tx: postgres.TransactionSql, id: string, cha
   const [row] = await tx<LeadRow[]>`
     update leads set ${tx(changes as Record<string, unknown>, ...Object.keys(changes))}, updated_at = ${at}
     where id = ${id}
-    returning ${columns(tx)}`
+    returning ${leadColumns(tx)}`
   return row!
 }
 
@@ -94,5 +95,5 @@ export async function listLeadRows(tx: postgres.TransactionSql, filter: LeadFilt
     filter.status && tx`status = ${filter.status}`,
     filter.priority && tx`priority = ${filter.priority}`,
   ]
-  return listPage<LeadRow>(tx, page, { select: tx`select ${columns(tx)} from leads`, from: tx`from leads`, matching })
+  return listPage<LeadRow>(tx, page, { select: tx`select ${leadColumns(tx)} from leads`, from: tx`from leads`, matching })
 }
