@@ -30,14 +30,11 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /**
  * BEGIN and the tenant setting as one simple-protocol message (one query for the driver to build
- * and parse, not two). SET LOCAL rather than `select set_config(..., true)`: the same
- * transaction-local setting, but a utility statement, which Postgres neither plans nor executes as a
- * query (a simple-protocol SELECT is planned on every call) and which returns no row to parse. The
- * id is spliced into the text, so only a well-formed UUID is accepted.
+ * and parse, not two). The id is spliced into the text, so only a well-formed UUID is accepted.
  */
 function openTenantTransaction(companyId: string): string {
   if (!UUID.test(companyId)) throw new Error(`withTenant: company id ${JSON.stringify(companyId)} is not a UUID`)
-  return `begin; set local app.company_id = '${companyId}'`
+  return `begin; select set_config('app.company_id', '${companyId}', true)`
 }
 
 /**
