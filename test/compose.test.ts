@@ -7,7 +7,7 @@ import { parse } from 'yaml'
 import { describe, expect, it } from 'vitest'
 
 interface ComposeConfig {
-  services: Record<string, { environment?: Record<string, string>; command?: string[]; depends_on?: unknown }>
+  services: Record<string, { environment?: Record<string, string>; command?: string[]; depends_on?: unknown; restart?: string }>
 }
 
 // `docker compose` is a plugin of the client: `docker --version` can answer without it.
@@ -17,6 +17,8 @@ function expectProductionShape(config: ComposeConfig) {
   expect(Object.keys(config.services).sort()).toEqual(['api', 'postgres', 'temporal', 'temporal-ui', 'worker'])
   expect(config.services.api!.environment!.TEMPORAL_ADDRESS).toBe('temporal:7233')
   expect(config.services.worker!.command).toEqual(['npx', 'tsx', 'src/main-worker.ts'])
+  // The service's own processes come back if they exit.
+  expect([config.services.api!.restart, config.services.worker!.restart]).toEqual(['unless-stopped', 'unless-stopped'])
 }
 
 describe('docker-compose.yml', () => {
