@@ -5,7 +5,7 @@ import Router from '@koa/router'
 import { bodyParser } from '@koa/bodyparser'
 import { randomUUID } from 'node:crypto'
 import type { Deps } from './core/deps.js'
-import { AppError, fromDataException, validationError } from './core/errors.js'
+import { AppError, fromDatabaseOutage, fromDataException, validationError } from './core/errors.js'
 import { KeyRateLimiter } from './core/auth.js'
 import type { Registry } from './core/registry.js'
 import { API_PREFIX, restRoutes } from './transports/rest.js'
@@ -73,7 +73,7 @@ export function createApp(deps: Deps, registry: Registry, options: AppOptions): 
       if (err.code === 'internal_error') {
         deps.logger.error({ err: error, requestId }, 'unhandled error')
       } else if (!(error instanceof AppError)) {
-        deps.logger.warn({ err: error, requestId, answered: err.code }, 'request error answered as a client error')
+        deps.logger.warn({ err: error, requestId, answered: err.code }, 'request error answered without a 500')
       }
       ctx.status = err.status
       ctx.set(err.headers)
@@ -144,7 +144,7 @@ function toAppError(error: unknown): AppError {
   if (e?.status === 400 || e?.status === 415 || e?.status === 413) return bodyError(error)
   // A path with broken percent-encoding (/jobs/%E0%A4) fails in the router's decode.
   if (e?.name === 'URIError') return validationError(['path: is not valid percent-encoded UTF-8'], 'The request URL could not be read.')
-  const dataException = fromDataException(error)
-  if (dataException) return dataException
+  const known = fromDataException(error) ?? fromDatabaseOutage(error)
+  if (known) return known
   return new AppError('internal_error', 'Something went wrong on our side. Retry, or contact support with the X-Request-Id header value.')
 }

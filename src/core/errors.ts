@@ -16,6 +16,7 @@ export type ErrorCode =
   | 'payment_account_required'
   | 'not_implemented'
   | 'worker_unavailable'
+  | 'database_unavailable'
   | 'internal_error'
 
 const statusByCode: Record<ErrorCode, number> = {
@@ -36,6 +37,8 @@ const statusByCode: Record<ErrorCode, number> = {
   internal_error: 500,
   /** A Temporal worker did not answer in time (none running): operational, never caused by the input. */
   worker_unavailable: 503,
+  /** The database connection dropped mid-call (Postgres restarted or failed over): operational, retryable. */
+  database_unavailable: 503,
 }
 
 /** Every code the service answers with. */
@@ -81,4 +84,28 @@ export function fromDataException(error: unknown): AppError | null {
   const code = (error as { code?: unknown })?.code
   if (typeof code !== 'string' || !/^22[0-9A-Z]{3}$/.test(code)) return null
   return validationError(['input: a value is out of range or not valid text for this field'])
+}
+
+/** Seconds a caller is told to wait after the database connection dropped: reconnecting takes about that. */
+export const DATABASE_RETRY_SECONDS = 2
+
+// How a lost database connection shows itself: postgres.js's own codes, the socket's, SQLSTATE class
+// 08 (connection exception) and 57P01-57P03 (the server shutting down, crashed, or not yet accepting).
+const CONNECTION_LOST = new Set(['CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', '57P01', '57P02', '57P03'])
+
+/**
+ * A database connection that dropped during the call, as 503 database_unavailable with Retry-After,
+ * or null for any other error. The call may have been applied or not (a connection can drop during
+ * COMMIT), so the message says to read a write back before sending it again.
+ */
+export function fromDatabaseOutage(error: unknown): AppError | null {
+  const code = (error as { code?: unknown })?.code
+  if (typeof code !== 'string' || !(CONNECTION_LOST.has(code) || /^08[0-9A-Z]{3}$/.test(code))) return null
+  return new AppError(
+    'database_unavailable',
+    `The database connection dropped during this call (the database restarted or failed over). Retry in ${DATABASE_RETRY_SECONDS} s. ` +
+      'A write may or may not have been saved: read it back before sending it again.',
+    { retry_after_seconds: DATABASE_RETRY_SECONDS },
+    { 'Retry-After': String(DATABASE_RETRY_SECONDS) },
+  )
 }

@@ -56,6 +56,7 @@ export function buildDocs(registry: Registry, urls: Urls) {
       { error: 'internal_error', status: 500 },
       { error: 'not_implemented', status: 501 },
       { error: 'worker_unavailable', status: 503 },
+      { error: 'database_unavailable', status: 503, extra: 'retry_after_seconds' },
     ],
     limits: {
       request_body_bytes: INPUT_LIMITS.maxBodyBytes,

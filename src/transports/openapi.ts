@@ -38,6 +38,7 @@ function operationObject(op: AnyOperation) {
     '400': errorResponse('validation_error (with messages) or invalid_plan (with available_plans)'),
     '429': errorResponse('rate_limited, with retry_after_seconds'),
     '500': errorResponse('internal_error'),
+    '503': errorResponse('database_unavailable: the database connection dropped; retry after Retry-After (read a write back first)'),
   }
   if (op.access !== 'public') {
     responses['401'] = errorResponse('unauthorized: missing or invalid API key')

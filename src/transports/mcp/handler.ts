@@ -3,7 +3,7 @@
 import type { Deps } from '../../core/deps.js'
 import type { Principal } from '../../core/access.js'
 import type { Registry } from '../../core/registry.js'
-import { AppError } from '../../core/errors.js'
+import { AppError, fromDatabaseOutage } from '../../core/errors.js'
 import { authorize, countApiCall } from '../../core/auth.js'
 import { execute, isAccessError } from '../../core/execute.js'
 import { listTools, findTool, encodeCursor, decodeCursor, type CatalogueView } from './catalogue.js'
@@ -97,6 +97,8 @@ function errorReply(id: JsonRpcId, error: RpcError, route: Route | null): Handle
 }
 
 function internal(ctx: McpCallContext, error: unknown): RpcError {
+  const outage = fromDatabaseOutage(error)
+  if (outage) return rpcErrorFromApp(outage)
   ctx.deps.logger.error({ err: error, requestId: ctx.requestId }, 'MCP handler failed')
   return new RpcError(RPC.INTERNAL_ERROR, 'Internal error. Retry, or contact support with the X-Request-Id header value.', { error: 'internal_error' }, 500)
 }
@@ -198,6 +200,8 @@ async function callTool(ctx: McpCallContext, params: Record<string, unknown>) {
     // A missing key or plan flag fails the request; a used-up quota, like every other failure, is the tool's own result.
     if (isAccessError(error) && (error as AppError).code !== 'rate_limited') throw rpcErrorFromApp(error as AppError)
     if (error instanceof AppError) return toolError(error.body())
+    const outage = fromDatabaseOutage(error)
+    if (outage) return toolError(outage.body())
     ctx.deps.logger.error({ err: error, requestId: ctx.requestId, tool: op.name }, 'tool failed')
     return toolError({ error: 'internal_error', message: 'The tool failed unexpectedly. Retry, or contact support with the X-Request-Id header value.' })
   }
