@@ -48,7 +48,17 @@ describe('the domain list', () => {
     const [first, ...rest] = composition.workflows
     expect(() => checkWorkflowExports(rest)).toThrow(new RegExp(`exports ${first!.workflow.name}, which no domain defines`))
     expect(() => checkWorkflowExports(composition.workflows, {})).toThrow(/does not export/)
-    expect(composition.workflows.map((w) => w.workflow.name).sort()).toEqual(['dailySummary', 'deliverMessages', 'instantResponse', 'invoiceChase', 'processLead', 'quoteFollowUp', 'quoteToInvoice', 'referralOffer', 'reminderTimer', 'reviewBooster', 'scheduleJob', 'teamNotify', 'trialLifecycle', 'triggerInvoice', 'webhookDelivery'])
+  })
+
+  it('docs/architecture.md lists every composed workflow with its id and policies, and nothing else', () => {
+    // The id column is the definition's own id builder run on placeholders (<companyId>, <leadId>, ...),
+    // so a changed id, policy, added or removed workflow fails here until the table says it too.
+    const placeholders = new Proxy({}, { get: (_target, key) => `<${String(key)}>` })
+    const composed = composition.workflows.map((w) => `| ${w.workflow.name} | \`${w.id(placeholders as never)}\` | ${w.idConflictPolicy} / ${w.idReusePolicy} |`)
+    const doc = readFileSync(new URL('../docs/architecture.md', import.meta.url), 'utf8')
+    const table = doc.split('\n| Workflow type | Id | Conflict / reuse |\n|---|---|---|\n')[1]?.split('\n\n')[0]
+    expect(table, 'the workflow table in docs/architecture.md').toBeDefined()
+    expect(table!.split('\n').sort()).toEqual(composed.sort())
   })
 
   it('every event a service writes is in the catalogue', () => {

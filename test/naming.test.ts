@@ -1,6 +1,5 @@
 // The naming rule for the public contract (docs/decisions.md, "Naming"), checked over the whole
-// catalogue. The expected spellings come from SPEC.md itself, read here independently.
-import { readFileSync } from 'node:fs'
+// catalogue. The expected spellings come from SPEC.md, through the copy in test/fixtures/spec/.
 import { describe, expect, it } from 'vitest'
 import Type from 'typebox'
 import { createRegistry } from '../src/domains/index.js'
@@ -8,10 +7,8 @@ import { defineOperation, type AnyOperation } from '../src/core/operation.js'
 import { plain } from '../src/transports/openapi.js'
 import { acceptAliases } from '../src/core/aliases.js'
 import { parseInput } from '../src/core/validation.js'
+import { SPEC_CAMEL_CASE as SPEC_CAMEL, SPEC_RESOURCE_FIELDS } from './helpers/spec-data.js'
 
-const spec = readFileSync(new URL('../../shared/SPEC.md', import.meta.url), 'utf8')
-/** camelCase identifiers the spec itself writes (serviceType, jobId, unitPrice, ...). */
-const SPEC_CAMEL = new Set(spec.match(/\b[a-z]+[A-Z][A-Za-z]*\b/g) ?? [])
 const SNAKE = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/
 
 type Node = { properties?: Record<string, Node>; items?: Node; anyOf?: Node[]; minProperties?: number; required?: string[] }
@@ -43,12 +40,6 @@ function namingViolations(operations: AnyOperation[]): string[] {
   return problems
 }
 
-/** The field names of one of the spec's resource tables (### Lead, ### Quote, ...). */
-function specFields(resource: string): string[] {
-  const section = spec.split(`\n### ${resource}\n`)[1]!.split('\n### ')[0]!
-  return [...section.matchAll(/^\| ([a-zA-Z_]+) \|/gm)].map((m) => m[1]!).filter((f) => f !== 'Field')
-}
-
 const registry = createRegistry()
 
 describe('naming rule', () => {
@@ -71,14 +62,14 @@ describe('naming rule', () => {
   })
 
   it('keeps the spec\'s resource fields exactly as the spec names them', () => {
-    const outputs: Record<string, { op: string; pick: (o: Node) => Node }> = {
+    const outputs: Record<keyof typeof SPEC_RESOURCE_FIELDS, { op: string; pick: (o: Node) => Node }> = {
       Lead: { op: 'leads.list', pick: (o) => o.properties!.leads!.items! },
       Quote: { op: 'quotes.list', pick: (o) => o.properties!.quotes!.items! },
       Job: { op: 'jobs.list', pick: (o) => o.properties!.jobs!.items! },
       Client: { op: 'clients.list', pick: (o) => o.properties!.clients!.items! },
     }
     for (const [resource, { op, pick }] of Object.entries(outputs)) {
-      const fields = specFields(resource)
+      const fields = SPEC_RESOURCE_FIELDS[resource as keyof typeof SPEC_RESOURCE_FIELDS]
       expect(fields.length, resource).toBeGreaterThan(3)
       const listed = Object.keys(pick(plain(registry.get(op)!.output) as Node).properties ?? {})
       expect(listed, `${op} output`).toEqual(expect.arrayContaining(fields))

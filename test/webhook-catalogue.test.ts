@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createRegistry } from '../src/domains/index.js'
 import { canonicalEvents, SUBSCRIBABLE_EVENT_NAMES, WEBHOOK_EVENT_CATALOGUE } from '../src/domains/webhooks/events.js'
 import { startTestApp, type TestApp } from './helpers/app.js'
+import { SPEC_EVENT_NAMES } from './helpers/spec-data.js'
 
 let app: TestApp
 beforeAll(async () => {
@@ -18,8 +19,7 @@ describe('webhook event catalogue', () => {
   })
 
   it("accepts both of the spec's name sets (section 6) and maps each to its canonical name", () => {
-    const rest = ['lead.created', 'lead.updated', 'quote.sent', 'quote.accepted', 'job.completed', 'job.scheduled', 'payment.received', 'invoice.sent']
-    const mcp = ['lead_created', 'lead_updated', 'quote_created', 'quote_accepted', 'job_created', 'job_completed', 'invoice_sent', 'payment_received']
+    const { rest, mcp } = SPEC_EVENT_NAMES
     for (const name of [...rest, ...mcp]) expect(SUBSCRIBABLE_EVENT_NAMES).toContain(name)
     expect(canonicalEvents(mcp)).toEqual({ events: mcp.map((n) => n.replace('_', '.')), unknown: [] })
     expect(canonicalEvents(['lead.created', 'lead_created', 'lead.exploded'])).toEqual({ events: ['lead.created'], unknown: ['lead.exploded'] })
