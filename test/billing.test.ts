@@ -59,7 +59,7 @@ describe('GET /billing and the sandbox checkout and portal', () => {
     const page = await fetch(checkout.body.checkout_url)
     const html = await page.text()
     expect(html).toContain('No card is charged')
-    expect(html).toContain('A$2990.00')
+    expect(html).toContain('A$2,990.00')
     const pay = await fetch(`${checkout.body.checkout_url}/pay`, { method: 'POST' })
     expect(await pay.text()).toContain('business plan is now active')
 

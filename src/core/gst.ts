@@ -1,6 +1,7 @@
 // Quote and invoice arithmetic in integer cents. Unit prices are ex GST; each line total is
 // quantity x unit price rounded half up to the cent; GST is 10% of the subtotal, rounded half up.
 // BigInt keeps every step exact (quantities have up to three decimals).
+import { hasAtMostDecimals } from './money.js'
 
 export const GST_RATE_PERCENT = 10n
 
@@ -18,9 +19,8 @@ export interface Totals {
 
 /** Quantity in thousandths, exactly (rejecting more than three decimals). */
 export function quantityMilli(quantity: number): bigint {
-  const milli = Math.round(quantity * 1000)
-  if (Math.abs(milli - quantity * 1000) > 1e-6) throw new RangeError('quantity has more than three decimals')
-  return BigInt(milli)
+  if (!hasAtMostDecimals(quantity, 3)) throw new RangeError('quantity has more than three decimals')
+  return BigInt(Math.round(quantity * 1000))
 }
 
 /** numerator / denominator rounded half up, exactly, for non-negative integers. */

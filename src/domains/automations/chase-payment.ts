@@ -6,7 +6,7 @@
 // the run's definition, its start and its activities.
 import type postgres from 'postgres'
 import type { Deps } from '../../core/deps.js'
-import { centsToDollars } from '../../core/money.js'
+import { formatCents } from '../../core/money.js'
 import { addDays } from '../../core/period.js'
 import { isAuMobile } from '../../core/phone.js'
 import { localDate, zonedToInstant } from '../../core/zoned-time.js'
@@ -165,7 +165,7 @@ export async function planInvoiceChaseStep(
       first_name: lead!.name.split(/\s+/)[0] ?? lead!.name,
       business_name: company!.business_name,
       invoice_number: inv.invoice_number,
-      amount: `$${centsToDollars(Number(inv.balance_cents)).toFixed(2)}`,
+      amount: formatCents(Number(inv.balance_cents)),
       due_date: inv.due_date,
       // With shortened days (tests) the calendar says nothing about the cadence: the step's own offset stands in.
       days_overdue: deps.config.AUTOMATION_DAY_MS === REAL_DAY_MS ? daysBetween(inv.due_date, localDate(deps.clock.now(), company!.time_zone)) : input.offsetDays,

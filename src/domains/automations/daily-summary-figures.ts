@@ -5,7 +5,7 @@
 import type postgres from 'postgres'
 import { overdueCondition } from '../invoicing/queries.js'
 import Type, { type Static } from 'typebox'
-import { centsToDollars } from '../../core/money.js'
+import { centsToDollars, formatDollars } from '../../core/money.js'
 import { addDays, sydneyDate } from '../../core/period.js'
 import { Dollars, Nullable } from '../../core/schema-helpers.js'
 import { localDateTime, startOfLocalDay } from '../../core/zoned-time.js'
@@ -81,7 +81,7 @@ export async function openFigures(tx: postgres.TransactionSql, date: string, tim
   }
 }
 
-const money = (n: number) => `$${n.toFixed(2)}`
+const money = formatDollars
 
 function dayLines(label: string, d: DayFigures): string[] {
   return [

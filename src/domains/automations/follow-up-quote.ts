@@ -7,7 +7,7 @@
 import type postgres from 'postgres'
 import type { Deps } from '../../core/deps.js'
 import { escapeHtml } from '../../core/html-escape.js'
-import { centsToDollars } from '../../core/money.js'
+import { formatCents } from '../../core/money.js'
 import { addDays, sydneyDate } from '../../core/period.js'
 import { isAuMobile } from '../../core/phone.js'
 import { zonedToInstant } from '../../core/zoned-time.js'
@@ -170,7 +170,7 @@ export async function planQuoteFollowUp(
     const business = company!.business_name
     const first = lead!.name.split(/\s+/)[0] ?? lead!.name
     const url = publicQuoteUrl(deps.urls.siteRoot, q.public_token)
-    const total = `$${centsToDollars(Number(q.total_cents)).toFixed(2)}`
+    const total = formatCents(Number(q.total_cents))
     const text = input.message
       ? `Hi ${first}, ${input.message} Your quote ${q.quote_number}: ${url}`
       : `Hi ${first}, just following up on quote ${q.quote_number} from ${business} for ${total} incl. GST.${input.last ? ' This is our last reminder about it.' : ''} You can view, accept or decline it here: ${url}`

@@ -8,7 +8,7 @@ import { randomInt } from 'node:crypto'
 import type postgres from 'postgres'
 import type { Deps } from '../../core/deps.js'
 import { escapeHtml } from '../../core/html-escape.js'
-import { centsToDollars, dollarsToCents } from '../../core/money.js'
+import { dollarsToCents, formatCents } from '../../core/money.js'
 import { isAuMobile } from '../../core/phone.js'
 import { withTenant } from '../../db/sql.js'
 import { defineWorkflow, workflowStart } from '../../temporal/contract.js'
@@ -53,7 +53,7 @@ export const referralOfferDefinition = defineWorkflow({
 const REWARD_WORDS: Record<RewardType, string> = { discount: 'off your next job', credit: 'credit with us', gift_card: 'gift card' }
 
 export function rewardText(type: RewardType, cents: number): string {
-  return `$${centsToDollars(cents).toFixed(2)} ${REWARD_WORDS[type]}`
+  return `${formatCents(cents)} ${REWARD_WORDS[type]}`
 }
 
 export const DISCLOSURE = 'Referral rewards are an incentive from the business and must be disclosed when you share the code.'

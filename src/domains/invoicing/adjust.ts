@@ -6,7 +6,7 @@ import type { Static } from 'typebox'
 import type { Deps } from '../../core/deps.js'
 import type { Principal } from '../../core/access.js'
 import { AppError, notFound } from '../../core/errors.js'
-import { parseDollars } from '../../core/money.js'
+import { formatCents, parseDollars } from '../../core/money.js'
 import { roundHalfUp } from '../../core/gst.js'
 import { sydneyDate } from '../../core/period.js'
 import { withTenant } from '../../db/sql.js'
@@ -57,7 +57,7 @@ export async function creditNote(deps: Deps, principal: Principal, input: Static
     if (amount > balance || (unpaid && amount === balance)) {
       throw new AppError('validation_error', unpaid && amount === balance
         ? `That would credit all of unpaid ${inv.invoice_number}; void it instead (POST /api/v1/invoices/${inv.id}/void) and generate a new one if needed.`
-        : `A credit note can reduce ${inv.invoice_number} by at most its balance of $${(balance / 100).toFixed(2)}. For money already paid, refund it outside the service and record why.`, {
+        : `A credit note can reduce ${inv.invoice_number} by at most its balance of ${formatCents(balance)}. For money already paid, refund it outside the service and record why.`, {
         messages: [`amount: at most ${(balance / 100).toFixed(2)}${unpaid ? ' (less than the whole balance: void an invoice to cancel it)' : ''}`],
       })
     }

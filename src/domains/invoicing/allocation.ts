@@ -6,7 +6,7 @@
 // and in GST. Every split keeps what is left non-negative in both subtotal and GST, so no later
 // invoice can go negative.
 import { AppError } from '../../core/errors.js'
-import { centsToDollars } from '../../core/money.js'
+import { centsToDollars, formatCents } from '../../core/money.js'
 import { gstOnCents, percentOfCents, roundHalfUp } from '../../core/gst.js'
 
 export interface BasisLine {
@@ -79,7 +79,7 @@ export function basisTotals(basis: BasisLine[]): Amounts {
 }
 
 const overClaim = (asked: number, left: number) =>
-  new AppError('conflict', `That claim is for $${centsToDollars(asked).toFixed(2)} but only $${centsToDollars(left).toFixed(2)} incl. GST of the job is left to invoice; claim less, or invoice the rest with the final invoice once the job is complete.`, {
+  new AppError('conflict', `That claim is for ${formatCents(asked)} but only ${formatCents(left)} incl. GST of the job is left to invoice; claim less, or invoice the rest with the final invoice once the job is complete.`, {
     requested: centsToDollars(asked), remaining: centsToDollars(left),
   })
 

@@ -6,7 +6,7 @@ import type { Static } from 'typebox'
 import type { Deps } from '../../core/deps.js'
 import type { Principal } from '../../core/access.js'
 import { AppError, notFound } from '../../core/errors.js'
-import { centsToDollars } from '../../core/money.js'
+import { centsToDollars, formatCents } from '../../core/money.js'
 import { isAuMobile } from '../../core/phone.js'
 import { sydneyDate } from '../../core/period.js'
 import { withTenant } from '../../db/sql.js'
@@ -97,7 +97,7 @@ const outstanding = (rows: OverdueRow[]) => centsToDollars(rows.reduce((a, r) =>
 
 function wording(tone: Tone, r: OverdueRow, business: string, link: string) {
   const first = r.client_name.split(/\s+/)[0] ?? r.client_name
-  const owing = `$${centsToDollars(Number(r.balance_cents)).toFixed(2)}`
+  const owing = formatCents(Number(r.balance_cents))
   const lines: Record<Tone, string> = {
     friendly: `Hi ${first}, a friendly reminder that invoice ${r.invoice_number} for ${owing} was due on ${r.due_date}. You can view and pay it here: ${link}. Thanks, ${business}`,
     firm: `Hi ${first}, invoice ${r.invoice_number} for ${owing} is now ${r.days_overdue} days overdue. Please pay it today: ${link}, or contact us to arrange payment. ${business}`,

@@ -4,11 +4,11 @@
 import PDFDocument from 'pdfkit'
 import type { InvoiceDocument, InvoiceLine, Party } from './document.js'
 import { formatAbn } from '../onboarding/abn.js'
+import { formatDollars } from '../../core/money.js'
 
 type Pdf = InstanceType<typeof PDFDocument>
 type Align = 'left' | 'right'
 
-const money = new Intl.NumberFormat('en-AU', { style: 'currency', currency: 'AUD' })
 const quantityFormat = new Intl.NumberFormat('en-AU', { maximumFractionDigits: 3 })
 const percentFormat = new Intl.NumberFormat('en-AU', { maximumFractionDigits: 2 })
 // Invoice dates are calendar dates (YYYY-MM-DD); formatting them in UTC keeps the day as written.
@@ -32,9 +32,9 @@ interface Column { title: string; width: number; align: Align; cell: (line: Invo
 const COLUMNS: Column[] = [
   { title: 'Description', width: 200, align: 'left', cell: (l) => l.description },
   { title: 'Qty', width: 40, align: 'right', cell: (l) => quantityFormat.format(l.quantity) },
-  { title: 'Unit price (ex GST)', width: 100, align: 'right', cell: (l) => money.format(l.unitPrice) },
-  { title: 'GST', width: 70, align: 'right', cell: (l) => money.format(l.gst) },
-  { title: 'Amount (ex GST)', width: 85, align: 'right', cell: (l) => money.format(l.total) },
+  { title: 'Unit price (ex GST)', width: 100, align: 'right', cell: (l) => formatDollars(l.unitPrice) },
+  { title: 'GST', width: 70, align: 'right', cell: (l) => formatDollars(l.gst) },
+  { title: 'Amount (ex GST)', width: 85, align: 'right', cell: (l) => formatDollars(l.total) },
 ]
 const CELL_PADDING = 4
 
@@ -88,7 +88,7 @@ function drawFacts(pdf: Pdf, doc: InvoiceDocument, top: number, x: number, width
     ['Due date', formatInvoiceDate(invoice.dueDate)],
   ]
   if (invoice.status === 'Void' || invoice.status === 'Paid') facts.push(['Status', invoice.status === 'Void' ? 'VOID' : 'Paid'])
-  if (invoice.status !== 'Void') facts.push(['Balance due', money.format(invoice.balance)])
+  if (invoice.status !== 'Void') facts.push(['Balance due', formatDollars(invoice.balance)])
   let y = top
   for (const [label, value] of facts) {
     pdf.font('Helvetica').fontSize(10).fillColor(MUTED).text(label, x, y, { width: width / 2, lineBreak: false })
@@ -162,10 +162,10 @@ function drawTotals(pdf: Pdf, doc: InvoiceDocument): void {
   for (const row of rows) {
     pdf.font(row.strong ? 'Helvetica-Bold' : 'Helvetica').fontSize(row.strong ? 11 : 10).fillColor(INK)
     pdf.text(row.label, x, y, { width: 140, lineBreak: false })
-    pdf.text(money.format(row.value), x + 140, y, { width: width - 140, align: 'right', lineBreak: false })
+    pdf.text(formatDollars(row.value), x + 140, y, { width: width - 140, align: 'right', lineBreak: false })
     y += 18
   }
-  pdf.font('Helvetica').fontSize(10).fillColor(MUTED).text(`Total includes GST of ${money.format(invoice.gst)}`, x, y + 2, { width, align: 'right' })
+  pdf.font('Helvetica').fontSize(10).fillColor(MUTED).text(`Total includes GST of ${formatDollars(invoice.gst)}`, x, y + 2, { width, align: 'right' })
   pdf.fillColor(INK)
   pdf.x = MARGIN
   pdf.moveDown(1)

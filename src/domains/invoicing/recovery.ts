@@ -5,7 +5,7 @@ import type { Static } from 'typebox'
 import type { Deps } from '../../core/deps.js'
 import type { Principal } from '../../core/access.js'
 import { AppError, notFound } from '../../core/errors.js'
-import { centsToDollars } from '../../core/money.js'
+import { centsToDollars, formatCents } from '../../core/money.js'
 import { addDays, sydneyDate } from '../../core/period.js'
 import { withTenant } from '../../db/sql.js'
 import { overdueInvoices } from './chase.js'
@@ -27,7 +27,7 @@ export const SMALL_CLAIMS: Record<string, { forum: string; limitCents: number | 
   NT: { forum: 'NT Civil and Administrative Tribunal (NTCAT)', limitCents: 2_500_000, note: 'An older NT court page said $10,000.', source: 'armstronglegal.com.au (3rd-party)' },
 }
 
-const money = (cents: number) => `$${centsToDollars(cents).toFixed(2)}`
+const money = formatCents
 
 /** Instalments that add up to the balance exactly (the last takes the remainder), fortnightly from two weeks out. */
 export function paymentPlan(balanceCents: number, today: string) {

@@ -4,7 +4,7 @@
 import type postgres from 'postgres'
 import type { Deps } from '../../core/deps.js'
 import { escapeHtml } from '../../core/html-escape.js'
-import { centsToDollars } from '../../core/money.js'
+import { formatCents } from '../../core/money.js'
 import { isAuMobile } from '../../core/phone.js'
 import type { StartAfterCommit } from '../../temporal/outbox.js'
 import { reserveMessageDelivery, type QueuedMessage } from '../comms/deliver.js'
@@ -41,7 +41,7 @@ export async function queueInvoiceMessages(deps: Deps, tx: postgres.TransactionS
   const first = lead!.name.split(/\s+/)[0] ?? lead!.name
   const page = publicInvoiceUrl(deps.urls.siteRoot, inv.public_token)
   const link = req.purpose === 'pay_link' ? `${page}/pay` : page
-  const owing = `$${centsToDollars(balanceCents(inv)).toFixed(2)}`
+  const owing = formatCents(balanceCents(inv))
   const sendCount = inv.sent_count + 1
   const note = req.message ? `${req.message}\n\n` : ''
   const base = { messageType: req.purpose === 'pay_link' ? 'payment_link' : 'invoice', leadId: inv.lead_id, jobId: inv.job_id ?? undefined, invoiceId: inv.id }

@@ -5,7 +5,7 @@ import type { Static } from 'typebox'
 import type { Deps } from '../../core/deps.js'
 import type { Principal } from '../../core/access.js'
 import { AppError, notFound, validationError } from '../../core/errors.js'
-import { parseDollars } from '../../core/money.js'
+import { hasAtMostDecimals, parseDollars } from '../../core/money.js'
 import { pageEnvelope, pageFrom } from '../../core/paging.js'
 import { sydneyDate } from '../../core/period.js'
 import { withTenant } from '../../db/sql.js'
@@ -102,7 +102,7 @@ function claimLinesFor(basis: BasisLine[], invoiced: Invoiced, claim: NonNullabl
       record: { positions: chosen.map((l) => l.position), payment_claim: claim.payment_claim ?? false },
     }
   }
-  if (claim.percent !== undefined && Math.abs(Math.round(claim.percent * 100) - claim.percent * 100) > 1e-6) throw validationError(['progress_claim.percent: use at most two decimals'])
+  if (claim.percent !== undefined && !hasAtMostDecimals(claim.percent, 2)) throw validationError(['progress_claim.percent: use at most two decimals'])
   const amounts = claim.percent !== undefined
     ? claimPercent(basis, invoiced, claim.percent)
     : claimAmount(basis, invoiced, parseDollars(claim.amount!, 'progress_claim.amount'))

@@ -8,6 +8,7 @@ import type { Principal } from '../../core/access.js'
 import { validationError } from '../../core/errors.js'
 import { withTenant } from '../../db/sql.js'
 import { percentOfCents } from '../../core/gst.js'
+import { hasAtMostDecimals } from '../../core/money.js'
 import type { UpdateInvoicingSettingsInput } from './schema.js'
 
 export interface InvoicingSettings {
@@ -44,7 +45,7 @@ export async function readSettings(tx: postgres.TransactionSql): Promise<Invoici
 }
 
 const twoDecimals = (v: number | null | undefined, field: string, problems: string[]) => {
-  if (v !== null && v !== undefined && Math.abs(Math.round(v * 100) - v * 100) > 1e-6) problems.push(`${field}: use at most two decimals`)
+  if (v !== null && v !== undefined && !hasAtMostDecimals(v, 2)) problems.push(`${field}: use at most two decimals`)
 }
 
 export async function getSettings(deps: Deps, principal: Principal) {

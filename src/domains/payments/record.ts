@@ -7,7 +7,7 @@ import type postgres from 'postgres'
 import type { Deps } from '../../core/deps.js'
 import { AppError } from '../../core/errors.js'
 import { recordEvent } from '../../core/events.js'
-import { centsToDollars } from '../../core/money.js'
+import { centsToDollars, formatCents } from '../../core/money.js'
 import { sydneyDate } from '../../core/period.js'
 import { balanceCents, findInvoice, type InvoiceRow } from '../invoicing/queries.js'
 import { loadInvoice } from '../invoicing/service.js'
@@ -53,7 +53,7 @@ function refuse(inv: InvoiceRow, amountCents: number): void {
   const balance = balanceCents(inv)
   if (balance === 0) throw new AppError('conflict', `Invoice ${inv.invoice_number} is already paid in full.`, { invoice_status: inv.status, balance: 0 })
   if (amountCents > balance) {
-    throw new AppError('validation_error', `That payment is more than is owed: $${centsToDollars(amountCents).toFixed(2)} against a balance of $${centsToDollars(balance).toFixed(2)} on ${inv.invoice_number}. Record at most the balance.`, {
+    throw new AppError('validation_error', `That payment is more than is owed: ${formatCents(amountCents)} against a balance of ${formatCents(balance)} on ${inv.invoice_number}. Record at most the balance.`, {
       messages: [`amount: at most the balance of ${centsToDollars(balance).toFixed(2)}`], balance: centsToDollars(balance),
     })
   }

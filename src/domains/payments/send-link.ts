@@ -4,7 +4,7 @@ import type { Static } from 'typebox'
 import type { Deps } from '../../core/deps.js'
 import type { Principal } from '../../core/access.js'
 import { AppError, notFound } from '../../core/errors.js'
-import { parseDollars } from '../../core/money.js'
+import { formatCents, parseDollars } from '../../core/money.js'
 import { sydneyDate } from '../../core/period.js'
 import { withTenantThenStart } from '../../temporal/outbox.js'
 import { balanceCents, invoicesOfJob } from '../invoicing/queries.js'
@@ -27,7 +27,7 @@ export async function sendPaymentLink(deps: Deps, principal: Principal, input: S
     // The oldest unpaid first: a deposit before a progress claim before the final invoice.
     const target = owing[0]!
     if (input.amount !== undefined && parseDollars(input.amount, 'amount') !== balanceCents(target)) {
-      throw new AppError('validation_error', `The link collects the balance of ${target.invoice_number} ($${(balanceCents(target) / 100).toFixed(2)}); to ask for a different amount, issue a progress claim (invoicing.generate with progress_claim.amount) and send its link.`, {
+      throw new AppError('validation_error', `The link collects the balance of ${target.invoice_number} (${formatCents(balanceCents(target))}); to ask for a different amount, issue a progress claim (invoicing.generate with progress_claim.amount) and send its link.`, {
         messages: [`amount: must equal the balance of ${target.invoice_number} (${(balanceCents(target) / 100).toFixed(2)})`],
       })
     }

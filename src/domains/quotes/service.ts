@@ -8,7 +8,7 @@ import type { Principal } from '../../core/access.js'
 import { AppError, notFound, validationError } from '../../core/errors.js'
 import { recordEvent } from '../../core/events.js'
 import { computeTotals } from '../../core/gst.js'
-import { centsToDollars, parseDollars } from '../../core/money.js'
+import { centsToDollars, formatDollars, hasAtMostDecimals, parseDollars } from '../../core/money.js'
 import { pageEnvelope, pageFrom } from '../../core/paging.js'
 import { addDays, sydneyDate } from '../../core/period.js'
 import { isAuMobile } from '../../core/phone.js'
@@ -46,7 +46,7 @@ async function priceLines(tx: postgres.TransactionSql, lines: LineInput[]): Prom
     const description = line.description ?? service?.name
     if (!description) problems.push(`line_items.${i}.description: is required without a service_id`)
     if (line.unitPrice === undefined && !service) problems.push(`line_items.${i}.unitPrice: is required without a service_id`)
-    if (Math.abs(Math.round(line.quantity * 1000) - line.quantity * 1000) > 1e-6) problems.push(`line_items.${i}.quantity: use at most three decimals`)
+    if (!hasAtMostDecimals(line.quantity, 3)) problems.push(`line_items.${i}.quantity: use at most three decimals`)
     const price = (v: number | undefined, field: string) => {
       if (v === undefined) return null
       try {
@@ -84,7 +84,7 @@ function depositRule(input: { deposit_percent?: number; deposit_amount?: number 
     throw validationError(['deposit_percent: give deposit_percent or deposit_amount, not both'])
   }
   if (input.deposit_percent !== undefined) {
-    if (Math.abs(Math.round(input.deposit_percent * 100) - input.deposit_percent * 100) > 1e-6) throw validationError(['deposit_percent: use at most two decimals'])
+    if (!hasAtMostDecimals(input.deposit_percent, 2)) throw validationError(['deposit_percent: use at most two decimals'])
     return { percent: Math.round(input.deposit_percent * 100) / 100 || null, cents: null }
   }
   if (input.deposit_amount !== undefined) return { percent: null, cents: parseDollars(input.deposit_amount, 'deposit_amount') || null }
@@ -241,15 +241,15 @@ export async function sendQuote(deps: Deps, principal: Principal, input: Static<
     if (input.send_sms) {
       if (lead.phone && isAuMobile(lead.phone)) {
         messages.push({ ...base, channel: 'sms', to: lead.phone, idempotencyKey: `quote:${quote.id}:${sendCount}:sms`,
-          body: `Hi ${first}, ${note}your quote ${quote.quoteNumber} from ${company!.business_name} for $${quote.total.toFixed(2)} incl. GST: ${url}` })
+          body: `Hi ${first}, ${note}your quote ${quote.quoteNumber} from ${company!.business_name} for ${formatDollars(quote.total)} incl. GST: ${url}` })
       } else skipped.push('sms: the lead has no Australian mobile number')
     }
     if (input.send_email) {
       if (lead.email) {
         messages.push({ ...base, channel: 'email', to: lead.email, idempotencyKey: `quote:${quote.id}:${sendCount}:email`,
           subject: `Your quote ${quote.quoteNumber} from ${company!.business_name}`,
-          body: `<p>Hi ${escapeHtml(first)},</p>${input.message ? `<p>${escapeHtml(input.message)}</p>` : ''}<p>Your quote ${quote.quoteNumber} for $${quote.total.toFixed(2)} incl. GST is ready: <a href="${url}">view, accept or decline it here</a>.</p><p>${escapeHtml(company!.business_name)}</p>`,
-          text: `Hi ${first},\n\n${note}Your quote ${quote.quoteNumber} for $${quote.total.toFixed(2)} incl. GST: ${url}\n\n${company!.business_name}` })
+          body: `<p>Hi ${escapeHtml(first)},</p>${input.message ? `<p>${escapeHtml(input.message)}</p>` : ''}<p>Your quote ${quote.quoteNumber} for ${formatDollars(quote.total)} incl. GST is ready: <a href="${url}">view, accept or decline it here</a>.</p><p>${escapeHtml(company!.business_name)}</p>`,
+          text: `Hi ${first},\n\n${note}Your quote ${quote.quoteNumber} for ${formatDollars(quote.total)} incl. GST: ${url}\n\n${company!.business_name}` })
       } else skipped.push('email: the lead has no email address')
     }
     // Counted against the month's limits now: over a limit, nothing is sent or changed.

@@ -1,7 +1,8 @@
 // The events a webhook can subscribe to: canonical dotted names (the REST list in SPEC.md section
 // 6, plus quote.created and job.created, which the MCP list names), the MCP tool's underscore
-// names as aliases, what each event's `data` holds, and which operations emit it (README and the
-// OpenAPI `webhooks` section are built from this table).
+// names as aliases, what each event's `data` holds, and which operations emit it. The OpenAPI
+// `webhooks` section is built from this table; test/webhook-catalogue.test.ts checks the README's
+// table against it and that every tool or route named in emittedBy reaches code recording the event.
 import Type, { type TSchema } from 'typebox'
 import { LeadSchema } from '../leads/schema.js'
 import { QuoteSchema } from '../quotes/schema.js'

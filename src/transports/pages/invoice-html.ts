@@ -4,6 +4,7 @@
 import type { InvoiceDocument, InvoiceStatus } from '../../domains/invoicing/document.js'
 import { CLIENT_PAGE_STYLE, clientPageStart, escapeHtml as e } from './html.js'
 import { formatAbn } from '../../domains/onboarding/abn.js'
+import { formatDollars } from '../../core/money.js'
 
 export interface InvoicePageOptions {
   /** Where the client pays online; null hides the pay button. */
@@ -15,7 +16,6 @@ export interface InvoicePageOptions {
   error?: string
 }
 
-const money = new Intl.NumberFormat('en-AU', { style: 'currency', currency: 'AUD' })
 const quantityFormat = new Intl.NumberFormat('en-AU', { maximumFractionDigits: 3 })
 const percentFormat = new Intl.NumberFormat('en-AU', { maximumFractionDigits: 2 })
 // Invoice dates are calendar dates (YYYY-MM-DD); formatting them in UTC keeps the day as written.
@@ -57,9 +57,9 @@ function statusText(doc: InvoiceDocument): string {
   const due = longDate(invoice.dueDate)
   const byStatus: Record<InvoiceStatus, string> = {
     Draft: 'Draft: not yet sent.',
-    Sent: `${money.format(invoice.balance)} due by ${due}.`,
-    'Partially Paid': `Part paid: ${money.format(invoice.balance)} still owing, due by ${due}.`,
-    Overdue: `Overdue: ${money.format(invoice.balance)} was due by ${due}.`,
+    Sent: `${formatDollars(invoice.balance)} due by ${due}.`,
+    'Partially Paid': `Part paid: ${formatDollars(invoice.balance)} still owing, due by ${due}.`,
+    Overdue: `Overdue: ${formatDollars(invoice.balance)} was due by ${due}.`,
     Paid: `Paid in full${invoice.paidAt ? ` on ${longDate(invoice.paidAt)}` : ''}. Thank you!`,
     Void: `VOID: this ${invoice.kind === 'credit_note' ? 'note' : 'invoice'} was cancelled${invoice.voidedAt ? ` on ${longDate(invoice.voidedAt)}` : ''}${invoice.voidReason ? ` (${invoice.voidReason})` : ''}. Nothing is owed on it.`,
   }
@@ -78,8 +78,8 @@ export function renderInvoicePage(doc: InvoiceDocument, options: InvoicePageOpti
   // Two columns so a description keeps most of a phone's width; quantity, unit price and the line's
   // GST go on a second line under it.
   const rows = invoice.lineItems.map((line) => `<tr>
-      <td>${e(line.description)}<span class="detail">${e(quantityFormat.format(line.quantity))} × ${e(money.format(line.unitPrice))} ex GST · GST ${e(money.format(line.gst))}</span></td>
-      <td class="num">${e(money.format(line.total))}</td>
+      <td>${e(line.description)}<span class="detail">${e(quantityFormat.format(line.quantity))} × ${e(formatDollars(line.unitPrice))} ex GST · GST ${e(formatDollars(line.gst))}</span></td>
+      <td class="num">${e(formatDollars(line.total))}</td>
     </tr>`).join('')
   const contact = [seller.phone, seller.email].filter(Boolean).map(e).join(' · ')
   return `${clientPageStart(`${title} ${invoice.invoiceNumber} from ${seller.name}`, STYLE)}
@@ -93,7 +93,7 @@ export function renderInvoicePage(doc: InvoiceDocument, options: InvoicePageOpti
 ${options.notice ? `<p class="notice" role="status">${e(options.notice)}</p>` : ''}
 ${options.error ? `<p class="error" role="alert">${e(options.error)}</p>` : ''}
 <p class="status" id="invoice-status" data-status="${e(invoice.status)}">${e(statusText(doc))}</p>
-${payHref ? `<a class="button pay" id="pay" href="${e(payHref)}">Pay ${e(money.format(invoice.balance))} now</a>` : ''}
+${payHref ? `<a class="button pay" id="pay" href="${e(payHref)}">Pay ${e(formatDollars(invoice.balance))} now</a>` : ''}
 ${doc.cardSurchargePercent != null ? `<p class="muted" id="surcharge">Card payments incur a surcharge of ${e(percentFormat.format(doc.cardSurchargePercent))}%.</p>` : ''}
 <section class="card" aria-labelledby="details-heading">
   <h2 id="details-heading">Details</h2>
@@ -114,14 +114,14 @@ ${doc.cardSurchargePercent != null ? `<p class="muted" id="surcharge">Card payme
     <thead><tr><th scope="col">Item</th><th scope="col" class="num">Amount <span class="detail">(ex GST)</span></th></tr></thead>
     <tbody>${rows}</tbody>
     <tfoot>
-      <tr><th scope="row">Subtotal (ex GST)</th><td class="num" id="subtotal">${e(money.format(invoice.subtotal))}</td></tr>
-      <tr><th scope="row">GST</th><td class="num" id="gst">${e(money.format(invoice.gst))}</td></tr>
-      <tr class="total"><th scope="row">Total (incl. GST)</th><td class="num" id="total">${e(money.format(invoice.total))}</td></tr>
-      <tr><th scope="row">Amount paid</th><td class="num" id="amount-paid">${e(money.format(invoice.amountPaid))}</td></tr>
-      <tr class="total"><th scope="row">Balance due</th><td class="num" id="balance">${e(money.format(invoice.balance))}</td></tr>
+      <tr><th scope="row">Subtotal (ex GST)</th><td class="num" id="subtotal">${e(formatDollars(invoice.subtotal))}</td></tr>
+      <tr><th scope="row">GST</th><td class="num" id="gst">${e(formatDollars(invoice.gst))}</td></tr>
+      <tr class="total"><th scope="row">Total (incl. GST)</th><td class="num" id="total">${e(formatDollars(invoice.total))}</td></tr>
+      <tr><th scope="row">Amount paid</th><td class="num" id="amount-paid">${e(formatDollars(invoice.amountPaid))}</td></tr>
+      <tr class="total"><th scope="row">Balance due</th><td class="num" id="balance">${e(formatDollars(invoice.balance))}</td></tr>
     </tfoot>
   </table>
-  <p class="muted">Total includes GST of ${e(money.format(invoice.gst))}. Prices in Australian dollars.</p>
+  <p class="muted">Total includes GST of ${e(formatDollars(invoice.gst))}. Prices in Australian dollars.</p>
   ${invoice.notes ? `<p class="notes">${e(invoice.notes)}</p>` : ''}
 </section>
 ${pdfHref ? `<a class="button pdf" id="pdf" href="${e(pdfHref)}">Download PDF</a>` : ''}

@@ -6,14 +6,13 @@ import Router from '@koa/router'
 import type { Context } from 'koa'
 import type { Deps } from '../../core/deps.js'
 import { AppError } from '../../core/errors.js'
-import { centsToDollars, parseDollars } from '../../core/money.js'
+import { centsToDollars, formatCents, parseDollars } from '../../core/money.js'
 import { publicInvoiceDocument, publicInvoicePdf } from '../../domains/invoicing/public.js'
 import { paySandboxInvoice, sandboxPayView, startInvoicePayment } from '../../domains/payments/pay-page.js'
 import { formFields, PAGE_SECURITY_HEADERS, refuseCrossSite, setPageHeaders } from '../http-hygiene.js'
 import { escapeHtml as e, page } from './html.js'
 import { renderInvoicePage } from './invoice-html.js'
 
-const money = (cents: number) => new Intl.NumberFormat('en-AU', { style: 'currency', currency: 'AUD' }).format(centsToDollars(cents))
 const BANNER = '<p class="banner" role="note">Sandbox payments: this is a test page. No card is charged.</p>'
 
 async function showInvoice(ctx: Context, deps: Deps, token: string, extra: { notice?: string; error?: string; status?: number } = {}) {
@@ -25,7 +24,7 @@ async function showInvoice(ctx: Context, deps: Deps, token: string, extra: { not
 
 function sandboxPage(token: string, v: Awaited<ReturnType<typeof sandboxPayView>>, error?: string): string {
   const surcharge = v.surchargePercent
-    ? `<dt>Card surcharge (${e(v.surchargePercent)}%)</dt><dd id="surcharge">${money(v.surchargeOnBalanceCents)}</dd><dt>Charged to the card</dt><dd id="charged">${money(v.balanceCents + v.surchargeOnBalanceCents)}</dd>`
+    ? `<dt>Card surcharge (${e(v.surchargePercent)}%)</dt><dd id="surcharge">${formatCents(v.surchargeOnBalanceCents)}</dd><dt>Charged to the card</dt><dd id="charged">${formatCents(v.balanceCents + v.surchargeOnBalanceCents)}</dd>`
     : ''
   const form = v.balanceCents > 0
     ? `<form method="post" action="/sandbox/invoices/${e(token)}/pay">
@@ -40,7 +39,7 @@ function sandboxPage(token: string, v: Awaited<ReturnType<typeof sandboxPayView>
 ${error ? `<p class="error" role="alert">${e(error)}</p>` : ''}
 <div class="card"><dl>
 <dt>Invoice</dt><dd>${e(v.invoiceNumber)}</dd>
-<dt>Balance</dt><dd id="balance">${money(v.balanceCents)}</dd>
+<dt>Balance</dt><dd id="balance">${formatCents(v.balanceCents)}</dd>
 ${surcharge}
 </dl></div>
 ${form}

@@ -8,8 +8,8 @@ import { acceptPublicQuote, declinePublicQuote, openPublicQuote, type PublicQuot
 import { CLIENT_PAGE_STYLE, clientPageStart, escapeHtml as e } from './html.js'
 import { formFields, refuseCrossSite, setPageHeaders } from '../http-hygiene.js'
 import { formatAbn } from '../../domains/onboarding/abn.js'
+import { formatDollars } from '../../core/money.js'
 
-const money = new Intl.NumberFormat('en-AU', { style: 'currency', currency: 'AUD' })
 const longDate = (iso: string) => new Intl.DateTimeFormat('en-AU', { dateStyle: 'long', timeZone: 'Australia/Sydney' }).format(new Date(iso.length === 10 ? `${iso}T12:00:00+10:00` : iso))
 
 const STYLE = `${CLIENT_PAGE_STYLE}
@@ -34,7 +34,7 @@ const STYLE = `${CLIENT_PAGE_STYLE}
 function depositNote(d: NonNullable<PublicQuoteView['depositInvoice']>): string {
   const path = (url: string) => new URL(url).pathname
   if (d.balance <= 0) return `<p class="muted" id="deposit">Deposit paid, thank you. <a href="${e(path(d.publicUrl))}">View the deposit invoice</a>.</p>`
-  const pay = d.paymentUrl ? `<a href="${e(path(d.paymentUrl))}" id="pay-deposit">Pay the ${money.format(d.balance)} deposit</a>` : `Deposit of ${money.format(d.balance)} owing`
+  const pay = d.paymentUrl ? `<a href="${e(path(d.paymentUrl))}" id="pay-deposit">Pay the ${formatDollars(d.balance)} deposit</a>` : `Deposit of ${formatDollars(d.balance)} owing`
   return `<p class="status Sent" id="deposit">${pay} · <a href="${e(path(d.publicUrl))}">deposit invoice</a></p>`
 }
 
@@ -49,7 +49,7 @@ function render(v: PublicQuoteView, token: string, error?: string): string {
     Expired: `This quote expired on ${longDate(q.validUntil)} and can no longer be accepted. Contact ${v.business.name} for a new quote.`,
     Draft: '',
   }
-  const rows = q.lineItems.map((l) => `<tr><td>${e(l.description)}</td><td class="num">${e(l.quantity)}</td><td class="num">${money.format(l.unitPrice)}</td><td class="num">${money.format(l.total)}</td></tr>`).join('')
+  const rows = q.lineItems.map((l) => `<tr><td>${e(l.description)}</td><td class="num">${e(l.quantity)}</td><td class="num">${formatDollars(l.unitPrice)}</td><td class="num">${formatDollars(l.total)}</td></tr>`).join('')
   const contact = [v.business.phone, v.business.email].filter(Boolean).map(e).join(' · ')
   return `${clientPageStart(`Quote ${q.quoteNumber} from ${v.business.name}`, STYLE)}
 <header>
@@ -67,9 +67,9 @@ ${v.depositInvoice ? depositNote(v.depositInvoice) : ''}
     <thead><tr><th scope="col">Item</th><th scope="col" class="num">Qty</th><th scope="col" class="num">Unit price</th><th scope="col" class="num">Amount</th></tr></thead>
     <tbody>${rows}</tbody>
     <tfoot>
-      <tr><th scope="row" colspan="3">Subtotal (ex GST)</th><td class="num" id="subtotal">${money.format(q.subtotal)}</td></tr>
-      <tr><th scope="row" colspan="3">GST (10%)</th><td class="num" id="gst">${money.format(q.gst)}</td></tr>
-      <tr class="total"><th scope="row" colspan="3">Total (incl. GST)</th><td class="num" id="total">${money.format(q.total)}</td></tr>
+      <tr><th scope="row" colspan="3">Subtotal (ex GST)</th><td class="num" id="subtotal">${formatDollars(q.subtotal)}</td></tr>
+      <tr><th scope="row" colspan="3">GST (10%)</th><td class="num" id="gst">${formatDollars(q.gst)}</td></tr>
+      <tr class="total"><th scope="row" colspan="3">Total (incl. GST)</th><td class="num" id="total">${formatDollars(q.total)}</td></tr>
     </tfoot>
   </table>
   ${q.notes ? `<p>${e(q.notes)}</p>` : ''}
@@ -82,8 +82,8 @@ ${answerable ? `
     <label for="signature">Type your full name to accept</label>
     <input type="text" id="signature" name="name" autocomplete="name" required minlength="2" maxlength="200">
     <p class="muted">Typing your name is your signature. We record it with the time and your internet address.</p>
-    <button type="submit" class="accept">${q.deposit ? `Accept and pay ${money.format(q.deposit.amount)} deposit` : `Accept quote for ${money.format(q.total)}`}</button>
-    ${q.deposit ? `<p class="muted">A deposit of ${money.format(q.deposit.amount)} incl. GST confirms the booking; it comes off the final invoice.</p>` : ''}
+    <button type="submit" class="accept">${q.deposit ? `Accept and pay ${formatDollars(q.deposit.amount)} deposit` : `Accept quote for ${formatDollars(q.total)}`}</button>
+    ${q.deposit ? `<p class="muted">A deposit of ${formatDollars(q.deposit.amount)} incl. GST confirms the booking; it comes off the final invoice.</p>` : ''}
   </form>
 </section>
 <section class="card">

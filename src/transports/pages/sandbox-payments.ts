@@ -4,7 +4,7 @@ import Router from '@koa/router'
 import type { Context } from 'koa'
 import type { Deps } from '../../core/deps.js'
 import { AppError } from '../../core/errors.js'
-import { centsToDollars } from '../../core/money.js'
+import { formatCents } from '../../core/money.js'
 import { withTenant } from '../../db/sql.js'
 import { findPlan, priceCents } from '../../domains/billing/plans.js'
 import { cancelSubscription, completeCheckout, readSubscription, sessionCompany } from '../../domains/billing/subscription.js'
@@ -57,17 +57,17 @@ export function sandboxPaymentPages(deps: Deps): Router {
     const id = sessionId(ctx)
     const { session } = await loadSession(deps, id, 'checkout')
     const plan = await findPlan(deps.db.app, session.plan_slug!)
-    const amount = centsToDollars(priceCents(plan!, session.billing_cycle!)).toFixed(2)
+    const amount = formatCents(priceCents(plan!, session.billing_cycle!))
     const open = session.status === 'open' && session.expires_at > deps.clock.now()
     setPageHeaders(ctx)
     ctx.body = page('Checkout', `${BANNER}
 <h1>Subscribe ${escapeHtml(session.business_name)}</h1>
 <div class="card"><dl>
 <dt>Plan</dt><dd>${escapeHtml(plan!.name)} (${escapeHtml(session.billing_cycle)})</dd>
-<dt>Amount</dt><dd>A$${escapeHtml(amount)} incl. GST</dd>
+<dt>Amount</dt><dd>A${escapeHtml(amount)} incl. GST</dd>
 <dt>Status</dt><dd id="status">${escapeHtml(session.status)}</dd>
 </dl></div>
-${open ? `<form method="post" action="/sandbox/checkout/${escapeHtml(id)}/pay"><button type="submit">Pay A$${escapeHtml(amount)}</button></form>` : '<p>This checkout is closed.</p>'}`)
+${open ? `<form method="post" action="/sandbox/checkout/${escapeHtml(id)}/pay"><button type="submit">Pay A${escapeHtml(amount)}</button></form>` : '<p>This checkout is closed.</p>'}`)
   })
 
   router.post('/checkout/:id/pay', async (ctx) => {
