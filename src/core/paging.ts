@@ -6,6 +6,7 @@
 import Type from 'typebox'
 import type postgres from 'postgres'
 import { validationError } from './errors.js'
+import { isUuid } from './uuid.js'
 
 /** The deepest offset a list accepts; beyond it, page with the cursor. */
 export const MAX_OFFSET = 10_000
@@ -55,7 +56,8 @@ const CURSOR_CHARACTERS = /^[A-Za-z0-9_-]+$/
 // What Date.toISOString() writes for years 0001-9999: the years both JS and Postgres timestamptz
 // hold, in the one spelling this service issues (no expanded +YYYYYY years, no year 0000).
 const ISSUED_TIME = /^(?!0000)\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+// Ids as Postgres writes them, lower case: a cursor is exactly what this service issued.
+const isIssuedId = (id: string) => isUuid(id) && id === id.toLowerCase()
 
 function encodeCursor(createdAt: string, id: string): string {
   return Buffer.from(JSON.stringify([createdAt, id])).toString('base64url')
@@ -72,7 +74,7 @@ function decodeCursor(cursor: string): { createdAt: Date; id: string } | null {
   }
   if (!Array.isArray(parsed) || parsed.length !== 2) return null
   const [time, id] = parsed as unknown[]
-  if (typeof time !== 'string' || typeof id !== 'string' || !ISSUED_TIME.test(time) || !UUID.test(id)) return null
+  if (typeof time !== 'string' || typeof id !== 'string' || !ISSUED_TIME.test(time) || !isIssuedId(id)) return null
   const createdAt = new Date(time)
   // Rejects calendar impossibilities the pattern lets through (2025-02-30, 24:61).
   if (Number.isNaN(createdAt.getTime()) || createdAt.toISOString() !== time) return null

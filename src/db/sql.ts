@@ -1,6 +1,7 @@
 // Database access. Two pools: the owner (migrations only) and the app role, which Row Level
 // Security applies to. Domain code reaches tenant rows only through withTenant().
 import postgres from 'postgres'
+import { isUuid } from '../core/uuid.js'
 
 export type Sql = postgres.Sql
 /** A transaction handle or the pool; query functions accept either (postgres.js idiom). */
@@ -26,8 +27,6 @@ export function createDb(appUrl: string, options: { max?: number } = {}): Db {
   return { app, close: () => app.end({ timeout: 5 }) }
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-
 /**
  * BEGIN and the tenant setting as one simple-protocol message (one query for the driver to build
  * and parse, not two). The id is spliced into the text, so only a well-formed UUID is accepted.
@@ -36,7 +35,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
  * rest; set_config's arguments are normalised into one entry.
  */
 function openTenantTransaction(companyId: string): string {
-  if (!UUID.test(companyId)) throw new Error(`withTenant: company id ${JSON.stringify(companyId)} is not a UUID`)
+  if (!isUuid(companyId)) throw new Error(`withTenant: company id ${JSON.stringify(companyId)} is not a UUID`)
   return `begin; select set_config('app.company_id', '${companyId}', true)`
 }
 

@@ -12,6 +12,7 @@ import type { ActionSettlement, DecisionRequest } from '../../../workflows/appro
 import { AUTOMATIONS } from './catalogue.js'
 import { decodeAfterCursor, encodeAfterCursor } from './cursor.js'
 import type { PendingActionSchema, PendingActionsInput } from './control-schema.js'
+import { isUuid } from '../../core/uuid.js'
 
 export interface PendingMessage {
   channel: 'sms' | 'email'
@@ -32,7 +33,6 @@ export interface NewPendingAction {
 }
 
 type ActionStatus = Static<typeof PendingActionSchema>['status']
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /** Records the action once (a retried activity, or the API having recorded it already, changes nothing). */
 export async function insertPendingAction(tx: postgres.TransactionSql, action: NewPendingAction, now: Date): Promise<{ expiresAt: Date }> {
@@ -109,7 +109,7 @@ const columns = (tx: postgres.TransactionSql) =>
   tx`id::text, automation, workflow_id, summary, messages, status, created_at, expires_at, decided_at, decided_by::text, note, outcome`
 
 async function findAction(tx: postgres.TransactionSql, id: string): Promise<ActionRow | null> {
-  if (!UUID.test(id)) return null
+  if (!isUuid(id)) return null
   const [row] = await tx<ActionRow[]>`select ${columns(tx)} from pending_actions where id = ${id}`
   return row ?? null
 }

@@ -2,9 +2,11 @@
 // and an ascending keyset (created_at, id) for workflows.pending_actions, which lists oldest first.
 // Anything this service did not issue is a validation_error naming cursor.
 import { validationError } from '../../core/errors.js'
+import { isUuid } from '../../core/uuid.js'
 
 const badCursor = () => validationError(['cursor: is not a cursor this service issued; pass a nextCursor back unchanged, or leave cursor out to start at the beginning'])
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+// Ids as Postgres writes them, lower case: a cursor is exactly what this service issued.
+const isIssuedId = (id: string) => isUuid(id) && id === id.toLowerCase()
 const ISSUED_TIME = /^(?!0000)\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 
 function decode(cursor: string): unknown {
@@ -35,7 +37,7 @@ export function decodeAfterCursor(cursor: string | undefined): { createdAt: Date
   const value = decode(cursor)
   if (!Array.isArray(value) || value.length !== 2) throw badCursor()
   const [time, id] = value as unknown[]
-  if (typeof time !== 'string' || typeof id !== 'string' || !ISSUED_TIME.test(time) || !UUID.test(id)) throw badCursor()
+  if (typeof time !== 'string' || typeof id !== 'string' || !ISSUED_TIME.test(time) || !isIssuedId(id)) throw badCursor()
   const createdAt = new Date(time)
   if (Number.isNaN(createdAt.getTime()) || createdAt.toISOString() !== time || encodeAfterCursor(time, id) !== cursor) throw badCursor()
   return { createdAt, id }

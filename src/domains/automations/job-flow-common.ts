@@ -6,12 +6,11 @@ import type { Principal } from '../../core/access.js'
 import type { Deps } from '../../core/deps.js'
 import { AppError, notFound } from '../../core/errors.js'
 import { StringEnum } from '../../core/schema-helpers.js'
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+import { isUuid } from '../../core/uuid.js'
 
 /** An id that is not a uuid names nothing: not_found, as another company's id does. */
 export function assertId(id: string, what: string): void {
-  if (!UUID.test(id)) throw notFound(what)
+  if (!isUuid(id)) throw notFound(what)
 }
 
 /**

@@ -20,10 +20,10 @@ import { prepareReviewRequest } from '../reviews/request.js'
 import type { ReviewPlatform } from '../reviews/schema.js'
 import type { PendingMessage } from './approval.js'
 import { automationChoice, recordRunStarted } from './settings.js'
+import { isUuid } from '../../core/uuid.js'
 
 export const REVIEW_BOOSTER = 'review_booster'
 const HOUR_MS = 3_600_000
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 export type ReviewChannel = 'sms' | 'email' | 'both'
 export type ReviewStep = 'request' | 'reminder'
@@ -117,7 +117,7 @@ async function reminderStop(tx: postgres.TransactionSql, job: { lead_id: string;
 export async function planReviewStep(deps: Deps, input: StepInput): Promise<ReviewStepPlan> {
   const now = deps.clock.now()
   return withTenant(deps.db, input.companyId, async (tx) => {
-    const job = UUID.test(input.jobId) ? await findJob(tx, input.jobId) : null
+    const job = isUuid(input.jobId) ? await findJob(tx, input.jobId) : null
     if (!job) return { stop: 'job not found' }
     if (job.status !== 'Completed') return { stop: `the job is ${job.status}` }
     const choice = await automationChoice<ReviewBoosterSettingsValue>(tx, REVIEW_BOOSTER)

@@ -12,9 +12,9 @@ import { AppError, notFound } from '../../core/errors.js'
 import { StringEnum } from '../../core/schema-helpers.js'
 import { withTenant } from '../../db/sql.js'
 import { automationChoice, recordRunFinished, recordRunStarted } from './settings.js'
+import { isUuid } from '../../core/uuid.js'
 
 export const SYNC_CONTACT = 'sync_contact'
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /** Why nothing was pushed, and what to do: the same words in the answer and the run's outcome. */
 export const NO_INTEGRATION =
@@ -38,7 +38,7 @@ export const SyncContactOutput = Type.Object({
 
 export async function syncContact(deps: Deps, principal: Principal, input: { lead_id: string; connection_id?: string }): Promise<Static<typeof SyncContactOutput>> {
   const companyId = principal.companyId
-  if (!UUID.test(input.lead_id)) throw notFound('Lead')
+  if (!isUuid(input.lead_id)) throw notFound('Lead')
   const now = deps.clock.now()
   return withTenant(deps.db, companyId, async (tx) => {
     const [lead] = await tx<{ name: string; jobs: number }[]>`

@@ -20,10 +20,10 @@ import { teamNotify } from '../../../workflows/team-notify.js'
 import { insertPendingAction, type PendingMessage } from './approval.js'
 import type { TeamNotifyInputSchema } from './control-schema.js'
 import { automationChoice, recordRunFinished, recordRunStarted } from './settings.js'
+import { isUuid } from '../../core/uuid.js'
 
 export const TEAM_NOTIFY = 'team_notify'
 const HOUR_MS = 3_600_000
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
 export interface TeamMessage {
@@ -75,7 +75,7 @@ async function resolveRecipients(tx: postgres.TransactionSql, recipients: string
   return recipients.map((given, i) => {
     const value = given.trim()
     if (EMAIL.test(value)) return { label: given, name: null, phone: null, email: value }
-    const user = users.find((u) => (UUID.test(value) && u.id === value.toLowerCase()) || (u.name && u.name.toLowerCase() === value.toLowerCase()))
+    const user = users.find((u) => (isUuid(value) && u.id === value.toLowerCase()) || (u.name && u.name.toLowerCase() === value.toLowerCase()))
     if (user) return { label: given, name: user.name, phone: null, email: user.email }
     const phone = normaliseAuPhone(value)
     if (phone && phone.mobile && phone.e164.startsWith('+61')) return { label: given, name: null, phone: phone.e164, email: null }
@@ -93,7 +93,7 @@ function jobLine(job: { title: string; address: string | null; scheduled_date: D
 export async function notifyTeam(deps: Deps, principal: Principal, input: Static<typeof TeamNotifyInputSchema>) {
   const companyId = principal.companyId
   const channel = input.channel ?? 'sms'
-  if (input.job_id !== undefined && !UUID.test(input.job_id)) throw notFound('Job')
+  if (input.job_id !== undefined && !isUuid(input.job_id)) throw notFound('Job')
   const noticeId = randomUUID()
   const workflowId = teamNotifyDefinition.id({ companyId, noticeId } as TeamNotifyInput)
   const now = deps.clock.now()

@@ -22,8 +22,8 @@ import { defineOperation } from '../../core/operation.js'
 import { Dollars, Nullable, StringEnum } from '../../core/schema-helpers.js'
 import { withTenant } from '../../db/sql.js'
 import { closed, Id } from '../shared-schema.js'
+import { isUuid } from '../../core/uuid.js'
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const REPAIR = /\b(repair|repairs|fix|fixed|replace|replacement|leak|leaking|blocked|fault|faulty|burst)\b/i
 const MAINTENANCE = /\b(service|servicing|maintenance|inspection|check|clean|cleaning|plan)\b/i
 const MAX = 5
@@ -57,12 +57,12 @@ export async function suggestUpsell(deps: Deps, principal: Principal, input: { j
   return withTenant(deps.db, principal.companyId, async (tx) => {
     let leadId = input.lead_id
     if (input.job_id) {
-      const [job] = UUID.test(input.job_id) ? await tx<{ lead_id: string }[]>`select lead_id from jobs where id = ${input.job_id}` : []
+      const [job] = isUuid(input.job_id) ? await tx<{ lead_id: string }[]>`select lead_id from jobs where id = ${input.job_id}` : []
       if (!job) throw notFound('Job')
       if (leadId && leadId !== job.lead_id) throw validationError(["lead_id: the job belongs to another client; give one of job_id or lead_id"])
       leadId = job.lead_id
     }
-    const [lead] = UUID.test(leadId!) ? await tx<{ id: string; name: string }[]>`select id, name from leads where id = ${leadId!}` : []
+    const [lead] = isUuid(leadId!) ? await tx<{ id: string; name: string }[]>`select id, name from leads where id = ${leadId!}` : []
     if (!lead) throw notFound('Lead')
     return suggestFor(tx, lead)
   })

@@ -7,6 +7,7 @@ import { normaliseAuPhone } from '../../core/phone.js'
 import { withTenant } from '../../db/sql.js'
 import { recordOptIn, recordOptOut } from './opt-outs.js'
 import { keywordOf } from './spam-act.js'
+import { isUuid } from '../../core/uuid.js'
 
 export const twilioStatusCallbackUrl = (deps: Deps, communicationId: string) => `${deps.urls.apiBase}/comms/webhooks/twilio/status/${communicationId}`
 
@@ -16,15 +17,13 @@ const TWILIO_STATUS: Record<string, 'queued' | 'sent' | 'delivered' | 'undeliver
   delivered: 'delivered', read: 'delivered', undelivered: 'undelivered', failed: 'failed', canceled: 'failed',
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-
 export type StatusOutcome = 'updated' | 'unchanged' | 'unknown_message' | 'unknown_status'
 
 export async function applyTwilioStatus(deps: Deps, communicationId: string, params: URLSearchParams): Promise<StatusOutcome> {
   const twilioStatus = params.get('MessageStatus') ?? params.get('SmsStatus') ?? ''
   const status = TWILIO_STATUS[twilioStatus]
   if (!status) return 'unknown_status'
-  if (!UUID.test(communicationId)) return 'unknown_message'
+  if (!isUuid(communicationId)) return 'unknown_message'
   const [owner] = await deps.db.app<{ company_id: string | null }[]>`select communication_company(${communicationId}::uuid) as company_id`
   if (!owner?.company_id) return 'unknown_message'
   const sid = params.get('MessageSid') ?? params.get('SmsSid')

@@ -7,6 +7,7 @@ import { withTenant } from '../../db/sql.js'
 import { WebhookSignatureError, type ProcessorEvent } from '../../providers/payments/provider.js'
 import { applyAccountUpdate } from './account.js'
 import { recordPayment } from './record.js'
+import { isUuid } from '../../core/uuid.js'
 
 export type WebhookOutcome = { status: 'recorded' | 'duplicate' | 'ignored'; event_id: string; detail?: string }
 
@@ -15,8 +16,6 @@ async function firstTime(tx: postgres.TransactionSql, provider: string, event: P
                         on conflict do nothing returning event_id`
   return rows.length > 0
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /** Throws WebhookSignatureError when the signature does not verify. */
 export async function handleProcessorWebhook(deps: Deps, rawBody: Buffer, signature: string | undefined): Promise<WebhookOutcome> {
@@ -33,7 +32,7 @@ export async function handleProcessorWebhook(deps: Deps, rawBody: Buffer, signat
     })
   }
   // A payment: the signed metadata names the company and invoice (we put them there).
-  if (!UUID.test(event.companyId) || !UUID.test(event.invoiceId)) return { status: 'ignored', event_id: event.eventId, detail: 'metadata is not ours' }
+  if (!isUuid(event.companyId) || !isUuid(event.invoiceId)) return { status: 'ignored', event_id: event.eventId, detail: 'metadata is not ours' }
   return withTenant(deps.db, event.companyId, async (tx) => {
     const [company] = await tx<{ id: string }[]>`select id from companies where deleted_at is null` // RLS: only this company's row
     if (!company) return { status: 'ignored' as const, event_id: event.eventId, detail: 'unknown company' }

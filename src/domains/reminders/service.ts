@@ -14,8 +14,8 @@ import { withTenantThenStart } from '../../temporal/outbox.js'
 import { findReminder, listReminderRows, presentReminder } from './queries.js'
 import { reminderTimerStart } from './timer.js'
 import type { CreateReminderInput, ListRemindersInput, NotifyChannel, UpdateReminderInput } from './schema.js'
+import { isUuid } from '../../core/uuid.js'
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 /** A due time this far back still counts (the caller's clock and ours differ a little). */
 const PAST_GRACE_MS = 60_000
 const MAX_AHEAD_MS = 10 * 366 * 86_400_000
@@ -42,7 +42,7 @@ export function readDueAt(value: string, timeZone: string, field: string, now: D
 
 async function assertLinked(tx: postgres.TransactionSql, table: 'leads' | 'jobs', id: string, what: string): Promise<void> {
   // RLS hides another company's rows, so their ids are not found, as unknown ones are.
-  const found = UUID.test(id) && (table === 'leads' ? await tx`select 1 from leads where id = ${id}` : await tx`select 1 from jobs where id = ${id}`).length > 0
+  const found = isUuid(id) && (table === 'leads' ? await tx`select 1 from leads where id = ${id}` : await tx`select 1 from jobs where id = ${id}`).length > 0
   if (!found) throw notFound(what)
 }
 
@@ -83,7 +83,7 @@ export async function createReminder(deps: Deps, principal: Principal, input: St
 export async function updateReminder(deps: Deps, principal: Principal, input: Static<typeof UpdateReminderInput>) {
   const now = deps.clock.now()
   return withTenantThenStart(deps, principal.companyId, async (tx, start) => {
-    const row = UUID.test(input.id) ? await findReminder(tx, input.id, { forUpdate: true }) : null
+    const row = isUuid(input.id) ? await findReminder(tx, input.id, { forUpdate: true }) : null
     if (!row) throw notFound('Reminder')
     const company = await companyOf(tx)
     const changes: Record<string, unknown> = { updated_at: now }
@@ -120,7 +120,7 @@ export async function listReminders(deps: Deps, principal: Principal, input: Sta
     completion: input.completed_only ? 'done' as const : input.include_completed ? 'all' as const : 'open' as const,
   }
   // An id that cannot be a record matches nothing (rather than a database type error).
-  if ((filter.leadId && !UUID.test(filter.leadId)) || (filter.jobId && !UUID.test(filter.jobId))) {
+  if ((filter.leadId && !isUuid(filter.leadId)) || (filter.jobId && !isUuid(filter.jobId))) {
     return { reminders: [], ...pageEnvelope([], 0, page) }
   }
   const { rows, total } = await withTenant(deps.db, principal.companyId, (tx) => listReminderRows(tx, filter, page))

@@ -17,8 +17,7 @@ import { reserveMessageDelivery, type QueuedMessage } from '../comms/deliver.js'
 import { findJob, type JobRow } from '../jobs/queries.js'
 import { CONFIGURE_HINT, readReviewLinks } from './settings.js'
 import { PLATFORM_NAMES, type RequestReviewInput, type ReviewPlatform } from './schema.js'
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+import { isUuid } from '../../core/uuid.js'
 
 interface RequestRow {
   id: string
@@ -107,7 +106,7 @@ export async function prepareReviewRequest(tx: postgres.TransactionSql, companyI
 export async function requestReview(deps: Deps, principal: Principal, input: Static<typeof RequestReviewInput>) {
   const now = deps.clock.now()
   return withTenantThenStart(deps, principal.companyId, async (tx, start) => {
-    const job = UUID.test(input.job_id) ? await findJob(tx, input.job_id, { forUpdate: true }) : null
+    const job = isUuid(input.job_id) ? await findJob(tx, input.job_id, { forUpdate: true }) : null
     if (!job) throw notFound('Job')
     if (job.status !== 'Completed') {
       throw new AppError('conflict', `The job is ${job.status}; it must be completed first (jobs.complete, which can request the review itself with request_review: true).`, { current_status: job.status })
