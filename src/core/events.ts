@@ -1,7 +1,7 @@
-// Domain events go to event_outbox in the same transaction as the change, for the webhooks
-// capability to deliver. Canonical names are the REST ones (the MCP tool's lead_created style names
-// become aliases when webhooks are built). Each domain lists the events it writes (defineDomain's
-// events); the catalogue is the union, and a test checks every written event is in it.
+// Domain events go to event_outbox in the same transaction as the change, for webhook delivery
+// (domains/webhooks) to pick up. Canonical names are the REST ones (lead.created); the MCP tool's
+// lead_created spellings are aliases (webhooks/events.ts). Each domain lists the events it writes
+// (defineDomain's events); the catalogue is the union, and a test checks every written event is in it.
 import type postgres from 'postgres'
 
 export type EventType = `${string}.${string}`

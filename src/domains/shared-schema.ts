@@ -37,9 +37,6 @@ export const LineItem = Type.Object(
 
 export const LineItems = (description: string) => Type.Array(LineItem, { minItems: 1, maxItems: 200, description })
 
-export const SendSms = Type.Optional(Type.Boolean({ default: false, description: 'Also send by SMS to the client\'s mobile (counts toward the monthly SMS quota)' }))
-export const SendEmail = Type.Optional(Type.Boolean({ default: false, description: 'Also send by email to the client (counts toward the monthly email quota)' }))
-
 export const REVIEW_PLATFORMS = ['google', 'facebook', 'hipages', 'productreview', 'wordofmouth', 'trustpilot', 'yelp', 'truelocal', 'serviceseeking'] as const
 
 export const BUSINESS_STRUCTURES = ['sole_trader', 'partnership', 'company', 'trust'] as const

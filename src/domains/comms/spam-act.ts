@@ -8,7 +8,6 @@ import { formatAbn } from '../onboarding/abn.js'
 
 /** The marketing message types. Any other type is transactional. */
 export const MARKETING_MESSAGE_TYPES = ['marketing', 'review_request', 'referral', 'upsell', 'follow_up'] as const
-export type MarketingMessageType = (typeof MARKETING_MESSAGE_TYPES)[number]
 
 const MARKETING: ReadonlySet<string> = new Set(MARKETING_MESSAGE_TYPES)
 

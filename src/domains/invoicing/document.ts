@@ -65,10 +65,8 @@ export interface Party {
 export interface InvoiceDocument {
   invoice: Invoice
   seller: Party
+  /** Named on every invoice: a tax invoice of A$1,000 or more must identify the buyer, so no threshold is checked. */
   buyer: Party
   /** Card surcharge the company adds when paying by card, as a percentage (null: none). */
   cardSurchargePercent: number | null
 }
-
-/** A tax invoice of A$1,000 or more must identify the buyer (name or ABN); we always print the name. */
-export const BUYER_IDENTITY_THRESHOLD_CENTS = 100_000
