@@ -1,5 +1,6 @@
 // The naming rule for the public contract (docs/decisions.md, "Naming"), checked over the whole
 // catalogue. The expected spellings come from SPEC.md, through the copy in test/fixtures/spec/.
+import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import Type from 'typebox'
 import { createRegistry } from '../src/domains/index.js'
@@ -10,8 +11,9 @@ import { parseInput } from '../src/core/validation.js'
 import { SPEC_CAMEL_CASE as SPEC_CAMEL, SPEC_RESOURCE_FIELDS } from './helpers/spec-data.js'
 
 const SNAKE = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/
+const camelOutputs = JSON.parse(readFileSync(new URL('./fixtures/camel-case-outputs.json', import.meta.url), 'utf8')) as { operations: Record<string, string[]> }
 
-type Node = { properties?: Record<string, Node>; items?: Node; anyOf?: Node[]; minProperties?: number; required?: string[] }
+type Node = { properties?: Record<string, Node>; items?: Node; anyOf?: Node[]; allOf?: Node[]; oneOf?: Node[]; minProperties?: number; required?: string[] }
 
 /** Every argument name of an input schema, with its path. */
 function argumentNames(node: Node, path = ''): { name: string; path: string }[] {
@@ -23,6 +25,25 @@ function argumentNames(node: Node, path = ''): { name: string; path: string }[] 
   if (node.items) out.push(...argumentNames(node.items, `${path}[].`))
   for (const member of node.anyOf ?? []) out.push(...argumentNames(member, path))
   return out
+}
+
+/** Every property name of an output schema, through arrays, unions and intersections. */
+function outputNames(node: Node): string[] {
+  const names = Object.entries(node.properties ?? {}).flatMap(([name, child]) => [name, ...outputNames(child)])
+  if (node.items) names.push(...outputNames(node.items))
+  for (const member of [...(node.anyOf ?? []), ...(node.allOf ?? []), ...(node.oneOf ?? [])]) names.push(...outputNames(member))
+  return names
+}
+
+/** Per operation, the output names that are neither snake_case nor a spelling the spec uses, sorted. */
+function camelCaseOutputs(operations: AnyOperation[]): Record<string, string[]> {
+  const found: Record<string, string[]> = {}
+  for (const op of operations) {
+    if (op.planned || !op.output) continue
+    const names = [...new Set(outputNames(plain(op.output) as Node).filter((n) => !SNAKE.test(n) && !SPEC_CAMEL.has(n)))].sort()
+    if (names.length) found[op.name] = names
+  }
+  return found
 }
 
 /** Breaches of the rule, one line each; an empty list means the catalogue keeps it. */
@@ -59,6 +80,19 @@ describe('naming rule', () => {
       'probe.update: argument Bad_Name is neither snake_case nor a spelling the spec uses',
       'probe.update: an update must say in its schema that it needs a field besides the id (minProperties 2)',
     ])
+  })
+
+  it('names outputs in snake_case unless the spec spells the name, and the names still to rename only shrink', () => {
+    // test/fixtures/camel-case-outputs.json records the camelCase output names that predate the rule
+    // (renaming them changes the public contract, so it goes domain by domain). A new tool or a new
+    // field cannot add to it; a rename must remove its names from it.
+    expect(camelCaseOutputs(registry.operations)).toEqual(camelOutputs.operations)
+    const probe = defineOperation({
+      name: 'probe.show', domain: 'probe', title: 't', description: 'a tool whose output breaks the rule', access: { permission: 'read' }, cost: 'read', annotations: {},
+      input: Type.Object({}), output: Type.Object({ probe: Type.Object({ createdAt: Type.String(), updatedAt: Type.String(), colour_name: Type.String() }), rows: Type.Array(Type.Object({ nextStep: Type.String() })) }),
+      run: async () => ({ probe: { createdAt: '', updatedAt: '', colour_name: '' }, rows: [] }),
+    })
+    expect(camelCaseOutputs([probe])).toEqual({ 'probe.show': ['nextStep', 'updatedAt'] })
   })
 
   it('keeps the spec\'s resource fields exactly as the spec names them', () => {
