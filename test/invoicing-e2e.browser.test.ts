@@ -87,7 +87,7 @@ describe('lead to cash through MCP', () => {
 
     // The job, a 50% progress claim while it is under way, paid from the link the agent sends.
     const { job } = await tool(client, 'jobs.create', { lead_id: lead.id, quote_id: quote.id, scheduled_date: new Date(Date.now() + 86_400_000).toISOString() })
-    expect(job.invoicing).toEqual({ invoiced: deposit / 100, paid: deposit / 100, outstanding: 0, invoiceCount: 1 })
+    expect(job.invoicing).toEqual({ invoiced: deposit / 100, paid: deposit / 100, outstanding: 0, invoice_count: 1 })
     await tool(client, 'jobs.update', { job_id: job.id, status: 'In Progress' })
     const progress = await tool(client, 'invoicing.generate', { job_id: job.id, progress_claim: { percent: 50 } })
     expect(progress.invoice).toMatchObject({ kind: 'progress', status: 'Draft' })
@@ -135,7 +135,7 @@ describe('lead to cash through MCP', () => {
     // The job shows its invoices over MCP and REST alike.
     const listed = (await tool(client, 'jobs.list', { lead_id: lead.id })).jobs[0]
     expect(listed.invoice).toMatchObject({ number: finalInvoice.invoice_number, kind: 'final', status: 'Paid', balance: 0 })
-    expect(listed.invoicing).toEqual({ invoiced: total / 100, paid: total / 100, outstanding: 0, invoiceCount: 3 })
+    expect(listed.invoicing).toEqual({ invoiced: total / 100, paid: total / 100, outstanding: 0, invoice_count: 3 })
     const rest = await app.call('GET', '/api/v1/jobs?status=Completed', { key: company.api_key })
     expect(rest.body.jobs.find((j: any) => j.id === job.id).invoicing).toEqual(listed.invoicing)
   })

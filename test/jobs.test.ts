@@ -77,7 +77,7 @@ describe('job status moves', () => {
         if (allowed) {
           const job = (await tool(client, 'jobs.update', args)).job
           expect(job.status).toBe(to)
-          if (to === 'Completed') expect(job.completedAt).not.toBeNull()
+          if (to === 'Completed') expect(job.completed_at).not.toBeNull()
         } else {
           const err = await toolError(client, 'jobs.update', args)
           expect(err).toMatchObject({ error: 'conflict', current_status: from })
@@ -112,9 +112,9 @@ describe('jobs.complete', () => {
   it('completes with a rating and notes; a review request without a review link sends nothing and says why; job.completed event', async () => {
     const id = await jobIn('In Progress')
     const res = await tool(client, 'jobs.complete', { job_id: id, satisfaction_rating: 5, request_review: true, completion_notes: 'Replaced RCD', amount: 450 })
-    expect(res.job).toMatchObject({ status: 'Completed', satisfactionRating: 5, amount: 450, notes: 'Replaced RCD' })
+    expect(res.job).toMatchObject({ status: 'Completed', satisfaction_rating: 5, amount: 450, notes: 'Replaced RCD' })
     // Sending review requests is covered in test/reviews.test.ts; this company has no review link yet.
-    expect(res.job.reviewRequestedAt).toBeNull()
+    expect(res.job.review_requested_at).toBeNull()
     expect(res.review_request).toMatchObject({ sent: false, request: null })
     expect(res.review_request.note).toContain('PATCH /api/v1/settings/reviews')
     expect((await toolError(client, 'jobs.complete', { job_id: id })).error).toBe('conflict')

@@ -59,24 +59,24 @@ export function presentJob(row: JobRow, today: string = new Date().toISOString()
     amount: row.amount_cents === null ? null : centsToDollars(Number(row.amount_cents)),
     technician: row.technician,
     notes: row.notes,
-    leadId: row.lead_id,
+    lead_id: row.lead_id,
     quoteId: row.quote_id,
     lead: { id: row.lead_id, name: row.lead_name, phone: row.lead_phone, email: row.lead_email },
     quote: row.quote_id
       ? { id: row.quote_id, quoteNumber: row.quote_number!, status: row.quote_status!, total: centsToDollars(Number(row.quote_total_cents)) }
       : null,
-    completedAt: row.completed_at?.toISOString() ?? null,
-    satisfactionRating: row.satisfaction_rating,
-    reviewRequestedAt: row.review_requested_at?.toISOString() ?? null,
+    completed_at: row.completed_at?.toISOString() ?? null,
+    satisfaction_rating: row.satisfaction_rating,
+    review_requested_at: row.review_requested_at?.toISOString() ?? null,
     invoice: inv
-      ? { id: inv.id, number: inv.number, kind: inv.kind, status: overdue ? 'Overdue' : inv.status, total: centsToDollars(inv.total_cents), balance: centsToDollars(inv.balance_cents), dueDate: inv.due_date }
+      ? { id: inv.id, number: inv.number, kind: inv.kind, status: overdue ? 'Overdue' : inv.status, total: centsToDollars(inv.total_cents), balance: centsToDollars(inv.balance_cents), due_date: inv.due_date }
       : null,
     invoicing: {
       invoiced: centsToDollars(row.invoicing.invoiced_cents), paid: centsToDollars(row.invoicing.paid_cents),
-      outstanding: centsToDollars(row.invoicing.outstanding_cents), invoiceCount: row.invoicing.count,
+      outstanding: centsToDollars(row.invoicing.outstanding_cents), invoice_count: row.invoicing.count,
     },
     createdAt: row.created_at.toISOString(),
-    updatedAt: row.updated_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
   }
 }
 export type Job = ReturnType<typeof presentJob>

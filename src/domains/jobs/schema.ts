@@ -18,25 +18,25 @@ export const JobSchema = Type.Object({
   amount: Nullable(Dollars({ description: 'Job value in AUD (incl. GST when it comes from a quote)' })),
   technician: Nullable(Type.String()),
   notes: Nullable(Type.String()),
-  leadId: Type.String(),
+  lead_id: Type.String(),
   quoteId: Nullable(Type.String()),
   lead: Type.Object({ id: Type.String(), name: Type.String(), phone: Nullable(Type.String()), email: Nullable(Type.String()) }),
   quote: Nullable(Type.Object({ id: Type.String(), quoteNumber: Type.String(), status: Type.String(), total: Dollars() })),
-  completedAt: Nullable(DateTime()),
-  satisfactionRating: Nullable(Type.Integer({ minimum: 1, maximum: 5 })),
-  reviewRequestedAt: Nullable(DateTime()),
+  completed_at: Nullable(DateTime()),
+  satisfaction_rating: Nullable(Type.Integer({ minimum: 1, maximum: 5 })),
+  review_requested_at: Nullable(DateTime()),
   invoice: Nullable(Type.Object({
     id: Type.String(), number: Type.String(), kind: Type.String(), status: Type.String({ description: 'Draft, Sent, Partially Paid, Paid or Overdue' }),
-    total: Dollars(), balance: Dollars(), dueDate: Type.String({ format: 'date' }),
+    total: Dollars(), balance: Dollars(), due_date: Type.String({ format: 'date' }),
   }, { description: "The job's latest invoice (void ones left out); null until invoiced" })),
   invoicing: Type.Object({
     invoiced: Dollars({ description: 'Invoiced so far incl. GST, net of credit notes (deposits included)' }),
     paid: Dollars(),
     outstanding: Dollars({ description: 'Still owed on its invoices' }),
-    invoiceCount: Type.Integer(),
+    invoice_count: Type.Integer(),
   }),
   createdAt: DateTime(),
-  updatedAt: DateTime(),
+  updated_at: DateTime(),
 })
 
 export const ListJobsInput = Type.Object(

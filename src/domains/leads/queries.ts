@@ -37,7 +37,7 @@ export function presentLead(row: LeadRow) {
     suburb: row.suburb,
     source: row.source,
     createdAt: row.created_at.toISOString(),
-    updatedAt: row.updated_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
   }
 }
 export type Lead = ReturnType<typeof presentLead>

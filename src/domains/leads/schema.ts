@@ -20,7 +20,7 @@ export const LeadSchema = Type.Object({
   suburb: Nullable(Type.String()),
   source: Nullable(Type.String()),
   createdAt: DateTime(),
-  updatedAt: DateTime(),
+  updated_at: DateTime(),
 })
 
 const text = (max: number, description: string) => Type.String({ maxLength: max, description })
