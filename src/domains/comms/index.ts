@@ -5,6 +5,7 @@ import { commsManagement, commsOperations } from './operations.js'
 import { deliverMessagesDefinition } from './deliver.js'
 import { sendMessage, type MessageRequest } from './send.js'
 import { listMessages } from './service.js'
+import type { SendMessageActivities } from '../../../workflows/messages.js'
 
 export const commsDomain = defineDomain({
   name: 'comms',
@@ -27,7 +28,7 @@ export const commsDomain = defineDomain({
         throw error
       }
     },
-  }),
+  }) satisfies SendMessageActivities,
   workflows: [deliverMessagesDefinition],
   usageCounts: { communications: 'select count(*)::int from communications' },
 })
