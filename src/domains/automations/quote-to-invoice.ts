@@ -18,7 +18,6 @@ import { quoteToInvoice, quoteToInvoiceWorkflowId, type QuoteJobStep, type Quote
 import { createJob } from '../jobs/service.js'
 import { findQuote } from '../quotes/queries.js'
 import { closed, Id } from '../shared-schema.js'
-import type { ChannelChoice } from '../../../workflows/messages.js'
 import { actingFor, assertId, orStopped } from './job-flow-common.js'
 import { automationChoice, recordRunStarted } from './settings.js'
 import type { InvoiceFlowSettingsValue } from './trigger-invoice.js'

@@ -16,7 +16,6 @@ import type { StartAfterCommit } from '../../temporal/outbox.js'
 import { referralOffer, referralOfferWorkflowId, type ReferralOfferInput, type ReferralPlan } from '../../../workflows/referral-offer.js'
 import type { QueuedMessage } from '../../../workflows/messages.js'
 import { findJob } from '../jobs/queries.js'
-import type { PendingMessage } from './approval.js'
 import { automationChoice, recordRunStarted } from './settings.js'
 
 export const REFERRAL_PROGRAM = 'referral_program'
