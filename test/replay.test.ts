@@ -9,7 +9,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { bundleWorkflowCode, Worker, type WorkflowBundle } from '@temporalio/worker'
 import { temporal as proto } from '@temporalio/proto'
 import { DeterminismViolationError } from '@temporalio/workflow'
