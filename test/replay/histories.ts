@@ -2,7 +2,7 @@
 // by `npm run record-histories` (test/replay/record-histories.ts) and replayed by test/replay.test.ts
 // against the workflow code as it is now. A fixture is a real run's history, so a change that
 // makes the code decide differently on the same events fails the replay.
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { historyFromJSON, historyToJSON, type History } from '@temporalio/common/lib/proto-utils.js'
 
@@ -19,6 +19,7 @@ export interface HistoryFixture {
 }
 
 export function readFixtures(): HistoryFixture[] {
+  if (!existsSync(HISTORIES_DIR)) return []
   return readdirSync(HISTORIES_DIR).filter((f) => f.endsWith('.json')).sort().map((file) => {
     const stored = JSON.parse(readFileSync(HISTORIES_DIR + file, 'utf8')) as Omit<HistoryFixture, 'name' | 'history'> & { history: unknown }
     return { ...stored, name: file.slice(0, -'.json'.length), history: historyFromJSON(stored.history) }
