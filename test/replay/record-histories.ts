@@ -85,8 +85,9 @@ it('records a history of every workflow type and of each case replay must cover'
   expect((await app.call('PATCH', '/api/v1/settings/company', { key: a.api_key, body: { state: 'NSW' } })).status).toBe(200)
   expect((await app.call('PATCH', '/api/v1/settings/reviews', { key: a.api_key, body: { links: { google: 'https://g.page/r/test-replay' }, default_platform: 'google' } })).status).toBe(200)
   expect((await app.call('POST', '/api/v1/webhooks', { key: a.api_key, body: { url: receiver.url('/delivered'), events: ['lead.created'] } })).status).toBe(201)
-  await tool(ca, 'workflows.toggle', { workflow_id: 'follow_up_quote', enabled: true, settings: { delays_days: [1] } })
-  await tool(ca, 'workflows.toggle', { workflow_id: 'chase_payment', enabled: true, settings: { steps: [{ offset_days: 0, tone: 'friendly' }, { offset_days: 1, tone: 'firm' }] } })
+  // Two follow-ups and two reminders, three "days" apart: the accept and the payment arrive between them.
+  await tool(ca, 'workflows.toggle', { workflow_id: 'follow_up_quote', enabled: true, settings: { delays_days: [1, 4] } })
+  await tool(ca, 'workflows.toggle', { workflow_id: 'chase_payment', enabled: true, settings: { steps: [{ offset_days: 1, tone: 'friendly' }, { offset_days: 4, tone: 'firm' }] } })
   await tool(ca, 'workflows.toggle', { workflow_id: 'review_booster', enabled: true, settings: { delay_days: 0, reminder_days: 1 } })
   await tool(ca, 'workflows.toggle', { workflow_id: 'referral_program', enabled: true, settings: { delay_days: 0, reward_type: 'credit', reward_amount: 40 } })
   await tool(ca, 'workflows.toggle', { workflow_id: 'daily_summary', enabled: true, settings: { time: '07:00' } })
@@ -182,8 +183,12 @@ it('records a history of every workflow type and of each case replay must cover'
   )
   cases.set(webhookDeliveryWorkflowId({ companyId: b.company_id, deliveryId: delivery!.id, run: 0 }), 'retried')
 
-  // Every named case finished, and every type has a finished run.
+  // Every named case finished as its name says, and every type has a finished run.
   for (const id of cases.keys()) await temporal.workflow.getHandle(id).result()
+  expect(await temporal.workflow.getHandle(acceptedId).result()).toMatchObject({ outcome: 'stopped', reason: 'quote accepted' })
+  expect(await temporal.workflow.getHandle(paidId).result()).toMatchObject({ outcome: 'stopped', reason: 'invoice paid' })
+  expect(await temporal.workflow.getHandle(approved.workflowId).result()).toMatchObject({ status: 'executed' })
+  expect(await temporal.workflow.getHandle(rejected.workflowId).result()).toMatchObject({ status: 'rejected' })
   const runs = await waitFor(runsOnTaskQueue, (rs) => {
     const finished = new Set(rs.filter((wf) => wf.status.name !== 'RUNNING').map((wf) => wf.type))
     return TYPES.every((t) => finished.has(t))
@@ -193,7 +198,7 @@ it('records a history of every workflow type and of each case replay must cover'
   const chosen = runs.filter((wf) => cases.has(wf.workflowId))
   for (const type of TYPES) {
     if (chosen.some((wf) => wf.type === type)) continue
-    chosen.push(runs.find((wf) => wf.type === type && wf.status.name !== 'RUNNING')!)
+    chosen.push(runs.find((wf) => wf.type === type && wf.status.name === 'COMPLETED')!)
   }
   const fixtures: Omit<HistoryFixture, 'name'>[] = []
   for (const wf of chosen) {
