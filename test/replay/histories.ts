@@ -4,7 +4,15 @@
 // makes the code decide differently on the same events fails the replay.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { historyFromJSON, historyToJSON, type History } from '@temporalio/common/lib/proto-utils.js'
+import { temporal } from '@temporalio/proto'
+
+type History = temporal.api.history.v1.IHistory
+const { History } = temporal.api.history.v1
+/**
+ * The history as JSON and back: protobuf's object form with enums by name (EVENT_TYPE_TIMER_STARTED),
+ * 64-bit numbers as strings and payload bytes as base64, so a fixture reads and diffs as text.
+ */
+const TO_JSON = { enums: String, longs: String, bytes: String, defaults: false } as const
 
 export const HISTORIES_DIR = fileURLToPath(new URL('../fixtures/histories/', import.meta.url))
 
@@ -22,7 +30,7 @@ export function readFixtures(): HistoryFixture[] {
   if (!existsSync(HISTORIES_DIR)) return []
   return readdirSync(HISTORIES_DIR).filter((f) => f.endsWith('.json')).sort().map((file) => {
     const stored = JSON.parse(readFileSync(HISTORIES_DIR + file, 'utf8')) as Omit<HistoryFixture, 'name' | 'history'> & { history: unknown }
-    return { ...stored, name: file.slice(0, -'.json'.length), history: historyFromJSON(stored.history) }
+    return { ...stored, name: file.slice(0, -'.json'.length), history: History.fromObject(stored.history as Record<string, unknown>) }
   })
 }
 
@@ -32,7 +40,7 @@ export function writeFixtures(fixtures: Omit<HistoryFixture, 'name'>[]): string[
   mkdirSync(HISTORIES_DIR, { recursive: true })
   return fixtures.map((f) => {
     const name = `${f.workflowType}-${f.case}`
-    const body = { workflowType: f.workflowType, workflowId: f.workflowId, case: f.case, history: JSON.parse(historyToJSON(f.history)) }
+    const body = { workflowType: f.workflowType, workflowId: f.workflowId, case: f.case, history: History.toObject(History.fromObject(f.history as Record<string, unknown>), TO_JSON) }
     writeFileSync(`${HISTORIES_DIR}${name}.json`, `${JSON.stringify(body, null, 1)}\n`)
     return name
   })

@@ -120,12 +120,19 @@ it('records a history of every workflow type and of each case replay must cover'
   const accepted = await sentQuote(ca, 'Replay Accepted Quote')
   const acceptedId = quoteFollowUpWorkflowId({ companyId: a.company_id, quoteId: accepted.quote.id, sendNumber: 1 })
   cases.set(acceptedId, 'stopped-by-accept')
+  // Accepted once its first follow-up went out, before the second.
+  await waitFor(() => app.owner`select 1 from communications where idempotency_key like ${`quote-follow-up:${accepted.quote.id}:1:1:%`}`, (r) => r.length === 1, 10_000, 50)
+  const accept = await fetch(`${app.url}/q/${accepted.token}/accept`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'name=Replay+Quote', redirect: 'manual' })
+  expect(accept.status).toBe(303)
   // invoiceChase: one through its cadence, one stopped by a payment.
   const chased = await sentInvoice(ca, a.api_key, 'Replay Invoice')
   cases.set(invoiceChaseWorkflowId({ companyId: a.company_id, invoiceId: chased.id }), 'completed')
   const paid = await sentInvoice(ca, a.api_key, 'Replay Paid Invoice')
   const paidId = invoiceChaseWorkflowId({ companyId: a.company_id, invoiceId: paid.id })
   cases.set(paidId, 'stopped-by-payment')
+  // Paid after its first reminder, before the second.
+  await waitFor(() => app.owner`select 1 from communications where idempotency_key like ${`invoice-chase:${paid.id}:step1:%`}`, (r) => r.length === 1, 10_000, 50)
+  expect((await app.call('POST', `/api/v1/invoices/${paid.id}/payments`, { key: a.api_key, body: { amount: 330, method: 'cash' } })).status).toBe(201)
   // teamNotify without approval; scheduleJob.
   const notice = await tool(ca, 'workflows.team_notify', { message: 'Replay: van 2 in for service', recipients: ['0412 888 001'] })
   cases.set(notice.workflowId, 'sent')
@@ -145,13 +152,6 @@ it('records a history of every workflow type and of each case replay must cover'
   await tool(ca, 'jobs.complete', { job_id: made!.id })
   // dailySummary: one fire of the company's Temporal Schedule.
   await temporal.schedule.getHandle(dailySummaryWorkflowId({ companyId: a.company_id })).trigger()
-
-  // The signals: accept the quote once its first follow-up went out, pay the invoice after its first reminder.
-  await waitFor(() => app.owner`select 1 from communications where idempotency_key like ${`quote-follow-up:${accepted.quote.id}:1:1:%`}`, (r) => r.length === 1, 10_000)
-  const accept = await fetch(`${app.url}/q/${accepted.token}/accept`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'name=Replay+Quote', redirect: 'manual' })
-  expect(accept.status).toBe(303)
-  await waitFor(() => app.owner`select 1 from communications where idempotency_key like ${`invoice-chase:${paid.id}:step1:%`}`, (r) => r.length === 1, 10_000)
-  expect((await app.call('POST', `/api/v1/invoices/${paid.id}/payments`, { key: a.api_key, body: { amount: 330, method: 'cash' } })).status).toBe(201)
 
   // Company B: decisions on held actions, and a webhook receiver that fails twice before it answers.
   const b = await onboard(app, { plan: 'business', stripe_payment_method_id: 'pm_card_visa' })
