@@ -27,6 +27,7 @@ import { recordEvent } from '../src/core/events.js'
 import { attemptWebhookDelivery, deliveryBody } from '../src/domains/webhooks/delivery.js'
 import { postWebhook } from '../src/domains/webhooks/http-post.js'
 import { signDelivery } from '../src/domains/webhooks/signing.js'
+import { webhookDeliveryWorkflowId } from '../workflows/webhook-delivery.js'
 
 const events = Number(process.env.WEBHOOK_EVENTS ?? 500)
 const rate = Number(process.env.RATE_PER_SECOND ?? 20)
@@ -123,7 +124,7 @@ async function temporalBreakdown(afterId: number) {
   const add = (stage: string, ms: number) => Number.isFinite(ms) && (stages[stage] ??= []).push(ms)
   const kinds = { local_activity: 0, activity: 0 }
   for (const r of sample) {
-    const history = await temporal.workflow.getHandle(`webhook:${companyId}:${r.id}:0`).fetchHistory()
+    const history = await temporal.workflow.getHandle(webhookDeliveryWorkflowId({ companyId, deliveryId: r.id, run: 0 })).fetchHistory()
     const events = history.events ?? []
     type HistoryEvent = (typeof events)[number]
     const at = (e: HistoryEvent | undefined) => (e?.eventTime ? Number(e.eventTime.seconds) * 1000 + (e.eventTime.nanos ?? 0) / 1e6 : NaN)

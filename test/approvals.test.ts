@@ -13,6 +13,7 @@ import { startLocalTwilio, type LocalTwilio } from './helpers/twilio-server.js'
 import { connectClient } from '../src/temporal/connection.js'
 import { workflowStart } from '../src/temporal/contract.js'
 import { teamNotifyDefinition, type TeamNotifyInput } from '../src/domains/automations/team-notify.js'
+import { decideUpdate } from '../workflows/approval.js'
 
 const GATEWAY_DELAY_MS = 700
 let app: TestApp
@@ -129,13 +130,13 @@ describe('approval-gated team notices', () => {
       await new Promise((r) => setTimeout(r, 20))
     }
     const startedAt = Date.now()
-    const refusal: any = await handle.executeUpdate('decide', { args: [{ actionId: res.ok.actionId, decision: 'reject', keyId: a.api_key }] }).catch((e: any) => e)
+    const refusal: any = await handle.executeUpdate(decideUpdate, { args: [{ actionId: res.ok.actionId, decision: 'reject', keyId: a.api_key }] }).catch((e: any) => e)
     expect(refusal).toBeInstanceOf(WorkflowUpdateFailedError)
     expect(refusal.cause.message).toMatch(/^already approved at /)
     // Refused at once: well before the slow gateway let the approved SMS through.
     expect(Date.now() - startedAt).toBeLessThan(GATEWAY_DELAY_MS)
     // An unknown action is refused as well.
-    const unknown: any = await handle.executeUpdate('decide', { args: [{ actionId: '00000000-0000-4000-8000-000000000000', decision: 'approve', keyId: 'k' }] }).catch((e: any) => e)
+    const unknown: any = await handle.executeUpdate(decideUpdate, { args: [{ actionId: '00000000-0000-4000-8000-000000000000', decision: 'approve', keyId: 'k' }] }).catch((e: any) => e)
     expect(unknown.cause.message).toMatch(/is not waiting in this workflow/)
     expect((await approveCall).ok).toMatchObject({ alreadyDecided: false, action: { status: 'executed' } })
     expect(await handle.result()).toMatchObject({ status: 'executed' })

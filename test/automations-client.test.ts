@@ -14,6 +14,9 @@ import { tool, toolError } from './helpers/tools.js'
 import { waitFor } from './helpers/wait.js'
 import { connectClient } from '../src/temporal/connection.js'
 import { workflowBundle } from '../src/temporal/worker.js'
+import { dailySummaryWorkflowId } from '../workflows/daily-summary.js'
+import { referralOfferWorkflowId } from '../workflows/referral-offer.js'
+import { reviewBoosterWorkflowId } from '../workflows/review-booster.js'
 
 const DAY_MS = 1000
 let app: TestApp
@@ -60,7 +63,7 @@ describe('review booster', () => {
     await tool(ca, 'workflows.toggle', { workflow_id: 'review_booster', enabled: true, settings: { delay_days: 1, reminder_days: 1 } })
     const started = Date.now()
     const { job, e164 } = await completedJob(ca)
-    const id = `review-booster:${a.company_id}:${job.id}`
+    const id = reviewBoosterWorkflowId({ companyId: a.company_id, jobId: job.id })
     const result = await temporal.workflow.getHandle(id).result()
     expect(result).toMatchObject({ outcome: 'completed' })
     const sent = await waitFor(() => comms(job.id, 'review_request'), (r) => r.length === 2, 10_000)
@@ -78,7 +81,7 @@ describe('review booster', () => {
   it('no reminder once the client opted out after the request; the run records why', async () => {
     await tool(ca, 'workflows.toggle', { workflow_id: 'review_booster', enabled: true, settings: { delay_days: 0, reminder_days: 3 } })
     const { job, e164 } = await completedJob(ca)
-    const id = `review-booster:${a.company_id}:${job.id}`
+    const id = reviewBoosterWorkflowId({ companyId: a.company_id, jobId: job.id })
     await waitFor(() => comms(job.id, 'review_request'), (r) => r.length === 1, 10_000)
     // The client replies STOP (as the Twilio webhook records it).
     await app.owner`insert into message_opt_outs (company_id, channel, address, source, detail, opted_out_at, updated_at)
@@ -95,10 +98,10 @@ describe('review booster', () => {
     await tool(ca, 'workflows.toggle', { workflow_id: 'review_booster', enabled: false })
     const { job } = await completedJob(ca)
     await new Promise((r) => setTimeout(r, 500))
-    expect(await runOf(`review-booster:${a.company_id}:${job.id}`)).toBeUndefined()
+    expect(await runOf(reviewBoosterWorkflowId({ companyId: a.company_id, jobId: job.id }))).toBeUndefined()
     await tool(ca, 'workflows.toggle', { workflow_id: 'review_booster', enabled: true, settings: { delay_days: 0, reminder_days: 1 } })
     const asked = await completedJob(ca, { request_review: true })
-    const id = `review-booster:${a.company_id}:${asked.job.id}`
+    const id = reviewBoosterWorkflowId({ companyId: a.company_id, jobId: asked.job.id })
     await temporal.workflow.getHandle(id).result()
     const sent = await waitFor(() => comms(asked.job.id, 'review_request'), (r) => r.length === 2, 10_000)
     expect(sent.map((m) => m.idempotency_key)).toEqual([`review:${asked.job.id}:1:sms`, `review:${asked.job.id}:2:sms`])
@@ -111,7 +114,7 @@ describe('review booster', () => {
     const res = await tool(ca, 'workflows.review_booster', { days: 1, max_requests: 100 })
     expect(res.needs_approval).toBe(true)
     expect(res.requested.map((r: any) => r.job_id)).toContain(job.id)
-    const id = `review-booster:${a.company_id}:${job.id}`
+    const id = reviewBoosterWorkflowId({ companyId: a.company_id, jobId: job.id })
     const pending = await waitFor(() => tool(ca, 'workflows.pending_actions', { workflow_id: id }), (r) => r.actions.length === 1, 10_000)
     const action = pending.actions[0]
     expect(action).toMatchObject({ workflow: 'review_booster', status: 'pending', messages: [{ channel: 'sms', text: expect.stringContaining('https://g.page/r/test-review') }] })
@@ -140,7 +143,7 @@ describe('referral offers', () => {
     await tool(ca, 'workflows.toggle', { workflow_id: 'referral_program', enabled: true, settings: { delay_days: 0, reward_type: 'credit', reward_amount: 40 } })
     const four = await completedJob(ca, { satisfaction_rating: 4 })
     const five = await completedJob(ca, { satisfaction_rating: 5 })
-    const result = await temporal.workflow.getHandle(`referral-offer:${a.company_id}:${five.job.id}`).result()
+    const result = await temporal.workflow.getHandle(referralOfferWorkflowId({ companyId: a.company_id, jobId: five.job.id })).result()
     expect(result).toMatchObject({ outcome: 'completed', sent: ['sms'] })
     expect(result.code).toMatch(/^[A-Z0-9]{6}$/)
     const offer = await waitFor(() => comms(five.job.id, 'referral'), (r) => r.length === 1, 10_000)
@@ -148,7 +151,7 @@ describe('referral offers', () => {
     expect(offer[0]!.body).toContain(result.code)
     expect(offer[0]!.body).toContain('$40.00 credit')
     expect(offer[0]!.body).toContain('Reply STOP to opt out')
-    expect(await runOf(`referral-offer:${a.company_id}:${four.job.id}`)).toBeUndefined()
+    expect(await runOf(referralOfferWorkflowId({ companyId: a.company_id, jobId: four.job.id }))).toBeUndefined()
     expect(await comms(four.job.id, 'referral')).toHaveLength(0)
 
     const { lead: referred } = await tool(ca, 'leads.create', { name: 'Sam Referred', phone: '0412 666 001', source: `referral:${result.code.toLowerCase()}` })
@@ -214,7 +217,7 @@ describe('daily summary', () => {
       expect((await toolError(cc, 'workflows.daily_summary', { date: '2025-02-30' })).error).toBe('validation_error')
 
       await tool(cc, 'workflows.toggle', { workflow_id: 'daily_summary', enabled: true, settings: { time: '06:30' } })
-      const handle = temporal.schedule.getHandle(`daily-summary:${c.company_id}`)
+      const handle = temporal.schedule.getHandle(dailySummaryWorkflowId({ companyId: c.company_id }))
       const described = await handle.describe()
       expect(described.spec.timezone).toBe('Australia/Perth')
       expect(described.spec.calendars).toHaveLength(1)
@@ -246,7 +249,7 @@ describe('daily summary', () => {
       await tool(cc, 'workflows.toggle', { workflow_id: 'daily_summary', enabled: false })
       await expect(handle.describe()).rejects.toBeInstanceOf(ScheduleNotFoundError)
     } finally {
-      await temporal.schedule.getHandle(`daily-summary:${c.company_id}`).delete().catch(() => {})
+      await temporal.schedule.getHandle(dailySummaryWorkflowId({ companyId: c.company_id })).delete().catch(() => {})
       await cc.close()
     }
   })

@@ -15,6 +15,8 @@ import { startLocalTwilio, type LocalTwilio } from './helpers/twilio-server.js'
 import { waitFor } from './helpers/wait.js'
 import { connectClient } from '../src/temporal/connection.js'
 import { workflowBundle } from '../src/temporal/worker.js'
+import { invoiceChaseWorkflowId } from '../workflows/invoice-chase.js'
+import { quoteFollowUpWorkflowId } from '../workflows/quote-follow-up.js'
 
 const DAY_MS = 1000
 /** Approval hours that make a window of this many milliseconds: an hour is DAY_MS / 24. */
@@ -71,7 +73,7 @@ async function sentInvoice(amount = 440) {
   await tool(client, 'jobs.complete', { job_id: job.id })
   const { invoice } = await tool(client, 'invoicing.generate', { job_id: job.id, due_in_days: 0 })
   expect((await rest('POST', `/invoices/${invoice.id}/send`, {})).status).toBe(200)
-  return { invoice, e164: `+61${local.replace(/\s/g, '').slice(1)}`, workflowId: `invoice-chase:${company.company_id}:${invoice.id}` }
+  return { invoice, e164: `+61${local.replace(/\s/g, '').slice(1)}`, workflowId: invoiceChaseWorkflowId({ companyId: company.company_id, invoiceId: invoice.id }) }
 }
 
 async function sentQuote() {
@@ -80,7 +82,7 @@ async function sentQuote() {
   const { quote } = await tool(client, 'quotes.create', { lead_id: lead.id, line_items: [{ description: 'Install ceiling fan', quantity: 1, unitPrice: 330 }] })
   const sent = await tool(client, 'quotes.send', { quote_id: quote.id, send_sms: true })
   return {
-    quote, e164: `+61${local.replace(/\s/g, '').slice(1)}`, workflowId: `quote-follow-up:${company.company_id}:${quote.id}:1`,
+    quote, e164: `+61${local.replace(/\s/g, '').slice(1)}`, workflowId: quoteFollowUpWorkflowId({ companyId: company.company_id, quoteId: quote.id, sendNumber: 1 }),
     token: new URL(sent.public_url).pathname.split('/')[2]!,
   }
 }

@@ -6,6 +6,7 @@ import { waitFor } from './helpers/wait.js'
 import { rpc } from './helpers/mcp.js'
 import { connectClient } from '../src/temporal/connection.js'
 import type { Client } from '@temporalio/client'
+import { instantResponseWorkflowId } from '../workflows/instant-response.js'
 
 let app: TestApp
 let temporal: Client
@@ -39,7 +40,7 @@ describe('instant lead response', () => {
   it('a lead created through MCP gets its SMS (and email) recorded within 30 seconds and becomes Contacted', async () => {
     const lead = await createViaMcp({ name: 'Jordan Lee', phone: '0412 345 678', email: 'jordan@example.com.au', serviceType: 'leaking tap' })
     expect(lead.status).toBe('New')
-    const workflowId = `instant-response:${company.company_id}:${lead.id}`
+    const workflowId = instantResponseWorkflowId({ companyId: company.company_id, leadId: lead.id })
     const result = await temporal.workflow.getHandle(workflowId).result()
     expect(result).toMatchObject({ skipped: null, contacted: true, failed: [], deadline: { met: true } })
     // The promise runs from the lead's arrival: 30 seconds after createdAt.
@@ -66,7 +67,7 @@ describe('instant lead response', () => {
   it('uses the company\'s own template when it has one', async () => {
     await app.owner`insert into message_templates (company_id, key, body) values (${company.company_id}, 'instant_response.sms', 'G''day {first_name}! {business_name} here, we will ring you about your {service} in {suburb}.')`
     const lead = await createViaMcp({ name: 'Casey Smith', phone: '+61 400 111 222', serviceType: 'switchboard', suburb: 'Penrith' })
-    await temporal.workflow.getHandle(`instant-response:${company.company_id}:${lead.id}`).result()
+    await temporal.workflow.getHandle(instantResponseWorkflowId({ companyId: company.company_id, leadId: lead.id })).result()
     const [sms] = await messagesFor(lead.id)
     expect(sms!.body).toBe("G'day Casey! Sparky Bros Electrical here, we will ring you about your switchboard in Penrith.")
     await app.owner`delete from message_templates where company_id = ${company.company_id}`
@@ -74,7 +75,7 @@ describe('instant lead response', () => {
 
   it('a second start for the same lead is harmless: no second run, no second message', async () => {
     const lead = await createViaMcp({ name: 'Robin Park', phone: '0400 222 333' })
-    const workflowId = `instant-response:${company.company_id}:${lead.id}`
+    const workflowId = instantResponseWorkflowId({ companyId: company.company_id, leadId: lead.id })
     await temporal.workflow.getHandle(workflowId).result()
     const again = await rpc(app, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'workflows.instant_response', arguments: { lead_id: lead.id } } }, { key: company.api_key })
     expect(again.body.result.structuredContent).toEqual({ workflow_id: workflowId, started: true })
@@ -84,7 +85,7 @@ describe('instant lead response', () => {
 
   it('landlines get no SMS; a lead with neither mobile nor email starts nothing', async () => {
     const landline = await createViaMcp({ name: 'Office', phone: '(02) 9876 5432', email: 'office@example.com' })
-    await temporal.workflow.getHandle(`instant-response:${company.company_id}:${landline.id}`).result()
+    await temporal.workflow.getHandle(instantResponseWorkflowId({ companyId: company.company_id, leadId: landline.id })).result()
     expect((await messagesFor(landline.id)).map((m) => m.channel)).toEqual(['email'])
     const silent = await createViaMcp({ name: 'No Contact' })
     const [row] = await app.owner`select count(*)::int as n from workflow_outbox where workflow_id like ${'%' + silent.id}`
@@ -129,7 +130,7 @@ describe('crash between commit and workflow start', () => {
     // The lead and its outbox row were committed; the workflow never started.
     const [lead] = await app.owner`select id, status from leads where name = 'Crash Test'`
     expect(lead).toMatchObject({ status: 'New' })
-    const workflowId = `instant-response:${company.company_id}:${lead!.id}`
+    const workflowId = instantResponseWorkflowId({ companyId: company.company_id, leadId: lead!.id })
     const [pending] = await app.owner`select started_at from workflow_outbox where workflow_id = ${workflowId}`
     expect(pending!.started_at).toBeNull()
     expect(await runsOf(workflowId)).toHaveLength(0)

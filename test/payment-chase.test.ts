@@ -11,6 +11,7 @@ import { connectHttp } from './helpers/mcp.js'
 import { tool, toolError } from './helpers/tools.js'
 import { waitFor } from './helpers/wait.js'
 import { connectClient } from '../src/temporal/connection.js'
+import { invoiceChaseWorkflowId } from '../workflows/invoice-chase.js'
 
 const DAY_MS = 1000
 let app: TestApp
@@ -31,7 +32,7 @@ afterAll(async () => {
 })
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
-const wfId = (invoiceId: string, companyId = company.company_id) => `invoice-chase:${companyId}:${invoiceId}`
+const wfId = (invoiceId: string, companyId = company.company_id) => invoiceChaseWorkflowId({ companyId, invoiceId })
 const rest = (method: string, path: string, body?: unknown, key = company.api_key) => app.call(method, `/api/v1${path}`, { key, body })
 
 async function setChase(companyId: string, steps: Record<string, unknown>[], enabled = true) {

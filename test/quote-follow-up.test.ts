@@ -10,6 +10,7 @@ import { connectHttp } from './helpers/mcp.js'
 import { tool, toolError } from './helpers/tools.js'
 import { waitFor } from './helpers/wait.js'
 import { connectClient } from '../src/temporal/connection.js'
+import { quoteFollowUpWorkflowId } from '../workflows/quote-follow-up.js'
 
 const DAY_MS = 1000
 let app: TestApp
@@ -30,7 +31,7 @@ afterAll(async () => {
 })
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
-const wfId = (quoteId: string, send: number, companyId = company.company_id) => `quote-follow-up:${companyId}:${quoteId}:${send}`
+const wfId = (quoteId: string, send: number, companyId = company.company_id) => quoteFollowUpWorkflowId({ companyId, quoteId, sendNumber: send })
 
 async function setFollowUps(companyId: string, settings: Record<string, unknown>, enabled = true) {
   await app.owner`insert into automation_settings (company_id, automation, enabled, settings) values (${companyId}, 'follow_up_quote', ${enabled}, ${app.owner.json(settings as never)})

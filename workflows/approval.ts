@@ -24,6 +24,28 @@ export interface ActionSettlement {
   outcome: unknown
 }
 
+/** One message a pending action would send, as workflows.pending_actions shows it. */
+export interface PendingMessage {
+  channel: 'sms' | 'email'
+  to: string
+  name: string | null
+  subject: string | null
+  text: string
+}
+
+/** The pending action's record (src/domains/automations/approval.ts implements these activities). */
+export interface PendingActionActivities {
+  /** Records the action once; the expiry the workflow must wait for comes back. */
+  recordPendingAction(input: {
+    companyId: string; actionId: string; automation: string; workflowId: string; summary: string; messages: PendingMessage[]; expiresInMs: number
+  }): Promise<{ expiresAt: string }>
+  /** Records the decision taken, then what executing the action did; a repeat or one out of order changes nothing. */
+  settlePendingAction(input: {
+    companyId: string; actionId: string; status: 'approved' | 'executed' | 'failed' | 'rejected' | 'expired'
+    decidedAt: string | null; decidedBy: string | null; note: string | null; outcome: unknown
+  }): Promise<void>
+}
+
 /** Decide an action: validated at once; answers once the action is settled. */
 export const decideUpdate = defineUpdate<ActionSettlement, [DecisionRequest]>('decide')
 /** Ask for the settlement of an action someone else already decided; answers once it is settled. */

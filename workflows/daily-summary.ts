@@ -2,14 +2,36 @@
 // figures?), then send the owner one email keyed by company and local date, so a second fire or a
 // manual trigger on the same day sends nothing more.
 import { proxyActivities, workflowInfo } from '@temporalio/workflow'
-import type { Activities } from '../activities/index.js'
-import type { DailySummaryInput } from '../src/domains/automations/daily-summary.js'
 import { DATABASE_STEP, MESSAGE_SEND } from './activity-options.js'
+import type { AutomationRunActivities } from './automation-run.js'
+import type { QueuedMessage, SendMessageActivities } from './messages.js'
 
-const { planDailySummary, finishAutomationRun } = proxyActivities<Activities>(DATABASE_STEP)
-const { sendMessage } = proxyActivities<Activities>(MESSAGE_SEND)
+export interface DailySummaryInput {
+  companyId: string
+}
 
-export async function dailySummary(input: DailySummaryInput): Promise<{ status: 'sent' | 'already_sent' | 'skipped' | 'not_sent'; reason: string | null }> {
+export interface DailySummaryResult {
+  status: 'sent' | 'already_sent' | 'skipped' | 'not_sent'
+  reason: string | null
+}
+
+/**
+ * The company's Temporal Schedule id, which is also its runs' id (the schedule appends each fire's
+ * time): one schedule per company.
+ */
+export const dailySummaryWorkflowId = (keys: Pick<DailySummaryInput, 'companyId'>) => `daily-summary:${keys.companyId}`
+
+export type DailySummaryPlan = { stop: string } | { stop: null; date: string; message: QueuedMessage }
+
+export interface DailySummaryActivities extends AutomationRunActivities, SendMessageActivities {
+  /** Still on? Today's figures and the one email, keyed by company and local date. */
+  planDailySummary(input: { companyId: string; workflowId: string }): Promise<DailySummaryPlan>
+}
+
+const { planDailySummary, finishAutomationRun } = proxyActivities<DailySummaryActivities>(DATABASE_STEP)
+const { sendMessage } = proxyActivities<DailySummaryActivities>(MESSAGE_SEND)
+
+export async function dailySummary(input: DailySummaryInput): Promise<DailySummaryResult> {
   const { workflowId } = workflowInfo()
   const plan = await planDailySummary({ companyId: input.companyId, workflowId })
   if (plan.stop !== null) return { status: 'skipped', reason: plan.stop }

@@ -4,12 +4,10 @@
 // it. Without approval the action runs at once. The action id comes from the workflow's seeded
 // uuid4, so a replay makes the same one.
 import { proxyActivities, uuid4, workflowInfo } from '@temporalio/workflow'
-import type { Activities } from '../activities/index.js'
-import type { PendingMessage } from '../src/domains/automations/approval.js'
 import { DATABASE_STEP } from './activity-options.js'
-import { approvalGate } from './approval.js'
+import { approvalGate, type PendingActionActivities, type PendingMessage } from './approval.js'
 
-const { recordPendingAction, settlePendingAction } = proxyActivities<Activities>(DATABASE_STEP)
+const { recordPendingAction, settlePendingAction } = proxyActivities<PendingActionActivities>(DATABASE_STEP)
 
 export interface GatedAction<T> {
   companyId: string

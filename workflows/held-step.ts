@@ -6,13 +6,23 @@
 // that (status failed, outcome.stopped). The messages sent are the ones approved, with the keys
 // planned for the step, so a retry or a replay never sends them twice.
 import { proxyActivities, uuid4 } from '@temporalio/workflow'
-import type { Activities } from '../activities/index.js'
 import { DATABASE_STEP, MESSAGE_SEND } from './activity-options.js'
-import { approvalGate } from './approval.js'
-import type { QueuedMessage } from '../src/domains/comms/deliver.js'
-import type { StepApproval } from '../src/domains/automations/held-step.js'
+import { approvalGate, type PendingActionActivities } from './approval.js'
+import type { QueuedMessage, SendMessageActivities } from './messages.js'
 
-const { recordPendingAction, settlePendingAction } = proxyActivities<Activities>(DATABASE_STEP)
+/** A step's approval, carried by its plan when the company holds the automation for approval. */
+export interface StepApproval {
+  /** How long the action waits for a decision. */
+  expiresInMs: number
+  /** One line for workflows.pending_actions: what it would do. */
+  summary: string
+  /** The client's name, shown with each message. */
+  name: string | null
+}
+
+export interface HeldStepActivities extends PendingActionActivities, SendMessageActivities {}
+
+const { recordPendingAction, settlePendingAction } = proxyActivities<HeldStepActivities>(DATABASE_STEP)
 
 export interface StepDelivery {
   sent: string[]
@@ -73,7 +83,7 @@ export async function holdStep(args: {
   return { status, delivery }
 }
 
-const { sendMessage } = proxyActivities<Activities>(MESSAGE_SEND)
+const { sendMessage } = proxyActivities<HeldStepActivities>(MESSAGE_SEND)
 
 /** Sends a step's messages one by one (one refused does not stop the others) and says what went. */
 export async function deliverEach(companyId: string, messages: QueuedMessage[]): Promise<StepDelivery> {

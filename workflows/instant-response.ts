@@ -3,20 +3,52 @@
 // when the lead arrived and bounds planning and sending as a schedule-to-close timeout; the result
 // says whether it was kept. A run that could send nothing fails, so it can be run again on request.
 import { ApplicationFailure, proxyActivities } from '@temporalio/workflow'
-import type { Activities } from '../activities/index.js'
-import type { InstantResponseInput } from '../src/domains/automations/instant-response.js'
+import type { MessageOutcome, MessageRequest } from './messages.js'
+
+export interface InstantResponseInput {
+  companyId: string
+  leadId: string
+  /** When the lead arrived (ISO): the promise runs from here, not from when the workflow started. */
+  receivedAt: string
+  /** The promise to the customer, in seconds; the send activities are bound by it (schedule-to-close). */
+  deadlineSeconds: number
+}
+
+/** One run per lead while it succeeds; a failed run may be run again on request. */
+export const instantResponseWorkflowId = (keys: Pick<InstantResponseInput, 'companyId' | 'leadId'>) => `instant-response:${keys.companyId}:${keys.leadId}`
+
+export interface PlannedMessage {
+  channel: 'sms' | 'email'
+  to: string
+  subject?: string
+  body: string
+  text?: string
+  idempotencyKey: string
+}
+
+export interface InstantResponsePlan {
+  skipped: string | null
+  messages: PlannedMessage[]
+}
+
+export interface InstantResponseActivities {
+  planInstantResponse(input: { companyId: string; leadId: string }): Promise<InstantResponsePlan>
+  sendMessage(input: MessageRequest): Promise<MessageOutcome>
+  /** True when the lead moved to Contacted. */
+  markLeadContacted(input: { companyId: string; leadId: string }): Promise<boolean>
+}
 
 /** Below this, the promise is already lost: send anyway (a late reply beats none) within LATE_BOUND_MS. */
 const MIN_BOUND_MS = 2_000
 const LATE_BOUND_MS = 30_000
 
-const { markLeadContacted } = proxyActivities<Activities>({
+const { markLeadContacted } = proxyActivities<InstantResponseActivities>({
   startToCloseTimeout: '5 seconds',
   retry: { initialInterval: '200 milliseconds', backoffCoefficient: 2, maximumInterval: '5 seconds', maximumAttempts: 10 },
 })
 
 function boundActivities(scheduleToCloseMs: number) {
-  return proxyActivities<Activities>({
+  return proxyActivities<InstantResponseActivities>({
     scheduleToCloseTimeout: scheduleToCloseMs,
     startToCloseTimeout: Math.min(10_000, scheduleToCloseMs),
     retry: {

@@ -7,16 +7,55 @@
 // overdue gets the latest of them at once (the tier it is in). With approval on, each step's
 // reminders wait in workflows.pending_actions first (held-step.ts); a rejected or expired step
 // sends nothing and the cadence goes on.
-import { condition, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow'
-import type { Activities } from '../activities/index.js'
+import { condition, defineSignal, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow'
 import { DATABASE_STEP } from './activity-options.js'
-import type { InvoiceChaseInput } from '../src/domains/automations/chase-payment.js'
-import type { QueuedMessage } from '../src/domains/comms/deliver.js'
-import { deliverEach, holdStep, type StepDelivery } from './held-step.js'
+import type { AutomationRunActivities } from './automation-run.js'
+import { deliverEach, holdStep, type HeldStepActivities, type StepApproval, type StepDelivery } from './held-step.js'
+import type { ChannelChoice, QueuedMessage } from './messages.js'
 
+export type ChaseTone = 'friendly' | 'firm' | 'final'
+
+export interface InvoiceChaseStep {
+  number: number
+  tone: ChaseTone
+  offsetDays: number
+  channel: ChannelChoice | null
+  /** When this step's reminder is due (ISO). */
+  at: string
+}
+
+export interface InvoiceChaseInput {
+  companyId: string
+  invoiceId: string
+  /** The policy: the cadence with each step's time, in order. */
+  steps: InvoiceChaseStep[]
+  /**
+   * The invoice was already overdue when the run started (a scan): of the steps whose time has
+   * passed, the latest is sent at once (its tier), the others are skipped. Otherwise past steps
+   * (a reminder "due today" at 9 am for an invoice sent at 3 pm) are skipped.
+   */
+  catchUp: boolean
+}
+
+/** One run per invoice. */
+export const invoiceChaseWorkflowId = (keys: Pick<InvoiceChaseInput, 'companyId' | 'invoiceId'>) => `invoice-chase:${keys.companyId}:${keys.invoiceId}`
+
+/** A payment was recorded, the invoice voided or credited: look at the database now. */
 export const chaseRecheckSignal = defineSignal('recheck')
 
-const { checkInvoiceChase, planInvoiceChaseStep, recordAutomationStep, finishAutomationRun } = proxyActivities<Activities>(DATABASE_STEP)
+export type ChaseStepPlan =
+  | { stop: string; messages: []; skipped: [] }
+  /** approval: set when the company holds reminders for approval (and there is something to send). */
+  | { stop: null; messages: QueuedMessage[]; skipped: string[]; approval?: StepApproval }
+
+export interface InvoiceChaseActivities extends AutomationRunActivities, HeldStepActivities {
+  /** Why the chase must stop now (paid, void, turned off), or null. */
+  checkInvoiceChase(input: { companyId: string; invoiceId: string }): Promise<{ stop: string | null }>
+  /** Step `number`: stop, or its reminders (keys per invoice, step and channel). */
+  planInvoiceChaseStep(input: { companyId: string; invoiceId: string; number: number; tone: ChaseTone; offsetDays: number; channel: ChannelChoice | null }): Promise<ChaseStepPlan>
+}
+
+const { checkInvoiceChase, planInvoiceChaseStep, recordAutomationStep, finishAutomationRun } = proxyActivities<InvoiceChaseActivities>(DATABASE_STEP)
 
 export interface InvoiceChaseResult {
   outcome: 'completed' | 'stopped'
@@ -29,7 +68,7 @@ export interface InvoiceChaseResult {
 export async function invoiceChase(input: InvoiceChaseInput): Promise<InvoiceChaseResult> {
   let nudged = false
   setHandler(chaseRecheckSignal, () => { nudged = true })
-  const workflowId = `invoice-chase:${input.companyId}:${input.invoiceId}`
+  const { workflowId } = workflowInfo()
   const ids = { companyId: input.companyId, invoiceId: input.invoiceId }
   const result: InvoiceChaseResult = { outcome: 'completed', reason: null, steps: [], held: [] }
   let tier: string | null = null

@@ -1,10 +1,29 @@
 // The invoice-then-send steps trigger_invoice and quote_to_invoice share, each recorded in the run.
 import { proxyActivities } from '@temporalio/workflow'
-import type { Activities } from '../activities/index.js'
 import { DATABASE_STEP } from './activity-options.js'
-import type { InvoiceSummary, SendStep } from '../src/domains/automations/invoice-job.js'
+import type { AutomationRunActivities } from './automation-run.js'
+import type { ChannelChoice } from './messages.js'
 
-const { invoiceCompletedJob, sendInvoiceFirstTime, recordAutomationStep } = proxyActivities<Activities>(DATABASE_STEP)
+export interface InvoiceSummary { id: string; invoiceNumber: string; status: string; total: number; paymentUrl: string | null }
+
+export type InvoiceStep = { stop: string; invoice: null; created: false } | { stop: null; invoice: InvoiceSummary; created: boolean }
+
+export interface SendStep {
+  /** Why nothing went out (already sent, no way to reach the client), or null. */
+  skipped: string | null
+  purpose: 'pay_link' | 'invoice' | null
+  channels: string[]
+  notSent: string[]
+}
+
+export interface InvoiceStepsActivities extends AutomationRunActivities {
+  /** The job's final invoice: the live one it has, or a new one. */
+  invoiceCompletedJob(input: { companyId: string; jobId: string }): Promise<InvoiceStep>
+  /** The invoice's first send (payment link, or the invoice without a payment account), once. */
+  sendInvoiceFirstTime(input: { companyId: string; invoiceId: string; channel: ChannelChoice }): Promise<SendStep>
+}
+
+const { invoiceCompletedJob, sendInvoiceFirstTime, recordAutomationStep } = proxyActivities<InvoiceStepsActivities>(DATABASE_STEP)
 
 export type InvoiceAndSend =
   | { stop: string; invoice: null; created: false; send: null; summary: string }
@@ -16,7 +35,7 @@ function describeSend(invoiceNumber: string, send: SendStep): string {
   return `${what} for ${invoiceNumber} sent by ${send.channels.join(' and ')}${send.notSent.length ? `; not sent ${send.notSent.join('; ')}` : ''}; the payment chase starts from this send`
 }
 
-export async function invoiceAndSend(ids: { companyId: string; workflowId: string; jobId: string; channel: 'sms' | 'email' | 'both' }): Promise<InvoiceAndSend> {
+export async function invoiceAndSend(ids: { companyId: string; workflowId: string; jobId: string; channel: ChannelChoice }): Promise<InvoiceAndSend> {
   const { companyId, workflowId } = ids
   const made = await invoiceCompletedJob({ companyId, jobId: ids.jobId })
   if (made.stop !== null) return { stop: made.stop, invoice: null, created: false, send: null, summary: `not invoiced: ${made.stop}` }

@@ -1,11 +1,32 @@
 // workflows.process_lead: score and prioritise, one follow-up reminder, the instant response if it
 // has not run; each step recorded, the run closed with the outcome.
 import { proxyActivities, workflowInfo } from '@temporalio/workflow'
-import type { Activities } from '../activities/index.js'
 import { DATABASE_STEP } from './activity-options.js'
-import type { ProcessLeadInput, ProcessLeadResult } from '../src/domains/automations/process-lead.js'
+import type { AutomationRunActivities } from './automation-run.js'
+import type { LeadScore, Priority } from '../src/domains/automations/lead-score.js'
 
-const { prioritiseLead, createLeadFollowUp, startLeadInstantResponse, recordAutomationStep, finishAutomationRun } = proxyActivities<Activities>(DATABASE_STEP)
+export interface ProcessLeadInput { companyId: string; leadId: string }
+
+export interface ProcessLeadResult extends LeadScore {
+  stopped: boolean
+  outcome: string
+  reminder: { id: string; dueAt: string } | null
+  instantResponse: string
+}
+
+/** One run per lead. */
+export const processLeadWorkflowId = (keys: Pick<ProcessLeadInput, 'companyId' | 'leadId'>) => `process-lead:${keys.companyId}:${keys.leadId}`
+
+export interface ProcessLeadActivities extends AutomationRunActivities {
+  /** Scores the lead and sets its priority (only when it changes). */
+  prioritiseLead(input: ProcessLeadInput): Promise<(LeadScore & { stop: null; previous: Priority }) | { stop: string }>
+  /** The lead's one follow-up reminder, due by its priority. */
+  createLeadFollowUp(input: ProcessLeadInput & { priority: Priority; score: number }): Promise<{ id: string; dueAt: string; existing: boolean }>
+  /** Starts the instant response unless it has run; what happened, in words. */
+  startLeadInstantResponse(input: ProcessLeadInput): Promise<string>
+}
+
+const { prioritiseLead, createLeadFollowUp, startLeadInstantResponse, recordAutomationStep, finishAutomationRun } = proxyActivities<ProcessLeadActivities>(DATABASE_STEP)
 
 export async function processLead(input: ProcessLeadInput): Promise<ProcessLeadResult> {
   const { workflowId } = workflowInfo()

@@ -8,18 +8,60 @@
 // all sent at once: only the latest one due. With approval on, each follow-up waits in
 // workflows.pending_actions first (held-step.ts); a rejected or expired one sends nothing and the
 // next one is still proposed at its time.
-import { condition, defineSignal, getExternalWorkflowHandle, proxyActivities, setHandler } from '@temporalio/workflow'
-import type { Activities } from '../activities/index.js'
+import { condition, defineSignal, getExternalWorkflowHandle, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow'
 import { DATABASE_STEP } from './activity-options.js'
-import type { QuoteFollowUpInput } from '../src/domains/automations/follow-up-quote.js'
-import type { QueuedMessage } from '../src/domains/comms/deliver.js'
-import { deliverEach, holdStep, type StepDelivery } from './held-step.js'
+import type { AutomationRunActivities } from './automation-run.js'
+import { deliverEach, holdStep, type HeldStepActivities, type StepApproval, type StepDelivery } from './held-step.js'
+import type { ChannelChoice, QueuedMessage } from './messages.js'
 
+export interface QuoteFollowUpInput {
+  companyId: string
+  quoteId: string
+  /** quotes.sent_count of the send this run follows up; a later send supersedes it. */
+  sendNumber: number
+  /** The previous send's run, told to stop first (unused for send 1). */
+  previousWorkflowId: string
+  /**
+   * When this send went out (ISO); the delays count from here. Null: from when the run starts (a
+   * send starts its run straight away), so the timers never mix the API's clock with the worker's.
+   */
+  sentAt: string | null
+  /** The policy: milliseconds after sentAt for each follow-up, ascending, at most three used. */
+  delaysMs: number[]
+  /** When the quote expires (ISO): the run wakes then to close itself. */
+  expiresAt: string
+  channel: ChannelChoice | null
+  /** Custom wording from workflows.follow_up_quote; the quote link is appended. */
+  message: string | null
+}
+
+/** One run per quote and send number. */
+export const quoteFollowUpWorkflowId = (keys: Pick<QuoteFollowUpInput, 'companyId' | 'quoteId' | 'sendNumber'>) =>
+  `quote-follow-up:${keys.companyId}:${keys.quoteId}:${keys.sendNumber}`
+
+/** The quote changed (accepted, declined, edited, sent again): look at the database now. */
 export const quoteRecheckSignal = defineSignal('recheck')
 
 const MAX_FOLLOW_UPS = 3
 
-const { checkQuoteFollowUp, planQuoteFollowUp, recordAutomationStep, finishAutomationRun } = proxyActivities<Activities>(DATABASE_STEP)
+export interface QuoteCheck {
+  stop: string | null
+  expiresAt: string
+}
+
+export type FollowUpPlan =
+  | { stop: string; messages: []; skipped: [] }
+  /** approval: set when the company holds follow-ups for approval (and there is something to send). */
+  | { stop: null; messages: QueuedMessage[]; skipped: string[]; approval?: StepApproval }
+
+export interface QuoteFollowUpActivities extends AutomationRunActivities, HeldStepActivities {
+  /** Why the run must stop now (accepted, declined, expired, sent again, turned off), or null; and the quote's expiry. */
+  checkQuoteFollowUp(input: { companyId: string; quoteId: string; sendNumber: number }): Promise<QuoteCheck>
+  /** Follow-up `number`: stop, or the messages to send (keys per quote, send, number and channel). */
+  planQuoteFollowUp(input: { companyId: string; quoteId: string; sendNumber: number; number: number; last: boolean; channel: ChannelChoice | null; message: string | null }): Promise<FollowUpPlan>
+}
+
+const { checkQuoteFollowUp, planQuoteFollowUp, recordAutomationStep, finishAutomationRun } = proxyActivities<QuoteFollowUpActivities>(DATABASE_STEP)
 
 export interface QuoteFollowUpResult {
   outcome: 'completed' | 'stopped'
@@ -32,7 +74,7 @@ export interface QuoteFollowUpResult {
 export async function quoteFollowUp(input: QuoteFollowUpInput): Promise<QuoteFollowUpResult> {
   let nudged = false
   setHandler(quoteRecheckSignal, () => { nudged = true })
-  const workflowId = `quote-follow-up:${input.companyId}:${input.quoteId}:${input.sendNumber}`
+  const { workflowId } = workflowInfo()
   const ids = { companyId: input.companyId, quoteId: input.quoteId, sendNumber: input.sendNumber }
   const result: QuoteFollowUpResult = { outcome: 'completed', reason: null, followUps: [], held: [] }
   const sentAt = input.sentAt === null ? Date.now() : Date.parse(input.sentAt)

@@ -4,14 +4,42 @@
 // is completed or cancelled) or by the periodic recheck, whichever comes first; the database has
 // the last word each time. A Cancelled (or deleted) job stops the run.
 import { condition, defineSignal, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow'
-import type { Activities } from '../activities/index.js'
 import { DATABASE_STEP } from './activity-options.js'
-import { invoiceAndSend } from './invoice-steps.js'
-import type { QuoteToInvoiceInput, QuoteToInvoiceResult } from '../src/domains/automations/quote-to-invoice.js'
+import { invoiceAndSend, type InvoiceStepsActivities, type InvoiceSummary, type SendStep } from './invoice-steps.js'
+import type { ChannelChoice } from './messages.js'
 
+export interface QuoteToInvoiceInput {
+  companyId: string
+  quoteId: string
+  channel: ChannelChoice
+  /** Policy: how often the run looks at the job without a nudge (a day; tests use a second). */
+  recheckMs: number
+}
+
+export interface QuoteToInvoiceResult {
+  stopped: boolean
+  outcome: string
+  jobId: string | null
+  invoice: InvoiceSummary | null
+  send: SendStep | null
+}
+
+/** One run per quote. */
+export const quoteToInvoiceWorkflowId = (keys: Pick<QuoteToInvoiceInput, 'companyId' | 'quoteId'>) => `quote-to-invoice:${keys.companyId}:${keys.quoteId}`
+
+/** The quote's job was completed or cancelled: look at the database now. */
 export const jobChangedSignal = defineSignal('jobChanged')
 
-const { ensureQuoteJob, jobStatusNow, recordAutomationStep, finishAutomationRun } = proxyActivities<Activities>(DATABASE_STEP)
+export type QuoteJobStep = { stop: string; jobId: null; created: false; title: null } | { stop: null; jobId: string; created: boolean; title: string }
+
+export interface QuoteToInvoiceActivities extends InvoiceStepsActivities {
+  /** The quote's job: the one it has, or a new one. */
+  ensureQuoteJob(input: { companyId: string; quoteId: string }): Promise<QuoteJobStep>
+  /** The job's status now; null when it no longer exists. */
+  jobStatusNow(input: { companyId: string; jobId: string }): Promise<{ status: string | null }>
+}
+
+const { ensureQuoteJob, jobStatusNow, recordAutomationStep, finishAutomationRun } = proxyActivities<QuoteToInvoiceActivities>(DATABASE_STEP)
 
 export async function quoteToInvoice(input: QuoteToInvoiceInput): Promise<QuoteToInvoiceResult> {
   let nudged = false

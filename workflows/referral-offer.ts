@@ -2,14 +2,33 @@
 // completion, automation still on; the client's code made once), hold it for approval when the
 // company asks for that, then send each message with a key per job and channel, so a retry or a
 // replay never sends twice.
-import { proxyActivities, sleep } from '@temporalio/workflow'
-import type { Activities } from '../activities/index.js'
-import type { ReferralOfferInput } from '../src/domains/automations/referral-program.js'
+import { proxyActivities, sleep, workflowInfo } from '@temporalio/workflow'
 import { DATABASE_STEP, MESSAGE_SEND } from './activity-options.js'
+import type { PendingActionActivities, PendingMessage } from './approval.js'
+import type { AutomationRunActivities } from './automation-run.js'
 import { gatedAction } from './gated-action.js'
+import type { QueuedMessage, SendMessageActivities } from './messages.js'
 
-const { planReferralOffer, recordAutomationStep, finishAutomationRun } = proxyActivities<Activities>(DATABASE_STEP)
-const { sendMessage } = proxyActivities<Activities>(MESSAGE_SEND)
+export interface ReferralOfferInput {
+  companyId: string
+  jobId: string
+  delayMs: number
+}
+
+/** One run per job. */
+export const referralOfferWorkflowId = (keys: Pick<ReferralOfferInput, 'companyId' | 'jobId'>) => `referral-offer:${keys.companyId}:${keys.jobId}`
+
+export type ReferralPlan =
+  | { stop: string }
+  | { stop: null; code: string; summary: string; messages: QueuedMessage[]; preview: PendingMessage[]; approval: { expiresInMs: number } | null }
+
+export interface ReferralOfferActivities extends AutomationRunActivities, PendingActionActivities, SendMessageActivities {
+  /** The offer to send (the client's code made if need be), or why not. */
+  planReferralOffer(input: { companyId: string; jobId: string }): Promise<ReferralPlan>
+}
+
+const { planReferralOffer, recordAutomationStep, finishAutomationRun } = proxyActivities<ReferralOfferActivities>(DATABASE_STEP)
+const { sendMessage } = proxyActivities<ReferralOfferActivities>(MESSAGE_SEND)
 
 export interface ReferralOfferResult {
   outcome: 'completed' | 'stopped' | 'failed'
@@ -20,7 +39,7 @@ export interface ReferralOfferResult {
 }
 
 export async function referralOffer(input: ReferralOfferInput): Promise<ReferralOfferResult> {
-  const workflowId = `referral-offer:${input.companyId}:${input.jobId}`
+  const { workflowId } = workflowInfo()
   const finish = async (result: ReferralOfferResult, outcome: string) => {
     await finishAutomationRun({ companyId: input.companyId, workflowId, status: result.outcome, outcome })
     return result

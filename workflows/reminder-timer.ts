@@ -5,14 +5,45 @@
 // truth: a stale or done reminder never fires) and sets fired_at once; the owner's notice is then
 // sent with a key per reminder and revision, so a retry never sends it twice.
 import { condition, defineSignal, getExternalWorkflowHandle, proxyActivities, setHandler } from '@temporalio/workflow'
-import type { Activities } from '../activities/index.js'
 import { DATABASE_STEP, MESSAGE_SEND } from './activity-options.js'
-import type { ReminderTimerInput, ReminderTimerResult } from '../src/domains/reminders/timer.js'
+import type { QueuedMessage, SendMessageActivities } from './messages.js'
 
+export interface ReminderTimerInput {
+  companyId: string
+  reminderId: string
+  /** reminders.schedule_revision this run serves; a later revision makes it stand down. */
+  revision: number
+  /** The run of the previous revision, told to stand down first (unused for revision 1). */
+  previousWorkflowId: string
+  /** Due time (ISO, UTC) as of this revision; the database has the last word when it fires. */
+  dueAt: string
+  /** false: the reminder was done; this run only stands the previous one down. */
+  armed: boolean
+}
+
+export type FireDecision =
+  | { outcome: 'not_due'; dueAt: string; messages: [] }
+  | { outcome: 'fired' | 'already_fired'; messages: QueuedMessage[] }
+  | { outcome: 'done' | 'superseded' | 'gone'; messages: [] }
+
+export interface ReminderTimerResult {
+  outcome: FireDecision['outcome'] | 'stood_down'
+  notices: { channel: string; status: string; error?: string }[]
+}
+
+/** One run per reminder and schedule revision. */
+export const reminderTimerWorkflowId = (keys: Pick<ReminderTimerInput, 'companyId' | 'reminderId' | 'revision'>) => `reminder:${keys.companyId}:${keys.reminderId}:${keys.revision}`
+
+/** The run of an earlier revision stops waiting and ends. */
 export const standDownSignal = defineSignal('standDown')
 
-const { fireReminder } = proxyActivities<Activities>(DATABASE_STEP)
-const { sendMessage } = proxyActivities<Activities>(MESSAGE_SEND)
+export interface ReminderTimerActivities extends SendMessageActivities {
+  /** Decides from the database whether the reminder fires now, and sets fired_at once. */
+  fireReminder(input: { companyId: string; reminderId: string; revision: number }): Promise<FireDecision>
+}
+
+const { fireReminder } = proxyActivities<ReminderTimerActivities>(DATABASE_STEP)
+const { sendMessage } = proxyActivities<ReminderTimerActivities>(MESSAGE_SEND)
 
 /** When the database and this worker's clock disagree by a little, wait at least this long. */
 const MIN_RECHECK_MS = 1_000

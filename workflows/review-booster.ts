@@ -3,13 +3,59 @@
 // Completed, automation still on, client not opted out or replied, not asked twice already); with
 // approval on, each step waits in workflows.pending_actions. The send activity is keyed by the
 // job's request number (1 for the request, 2 for the reminder): a retry or replay never sends twice.
-import { proxyActivities, sleep } from '@temporalio/workflow'
-import type { Activities } from '../activities/index.js'
-import type { ReviewBoosterInput, ReviewStep, ReviewStepOutcome } from '../src/domains/automations/review-booster.js'
+import { proxyActivities, sleep, workflowInfo } from '@temporalio/workflow'
+import type { ReviewPlatform } from '../src/domains/reviews/schema.js'
 import { DATABASE_STEP } from './activity-options.js'
+import type { PendingActionActivities, PendingMessage } from './approval.js'
+import type { AutomationRunActivities } from './automation-run.js'
 import { gatedAction } from './gated-action.js'
+import type { ChannelChoice } from './messages.js'
 
-const { planReviewStep, sendReviewStep, recordAutomationStep, finishAutomationRun } = proxyActivities<Activities>(DATABASE_STEP)
+export type ReviewStep = 'request' | 'reminder'
+
+export interface ReviewBoosterInput {
+  companyId: string
+  jobId: string
+  /** The policy: wait before the request, then before the reminder (0: no reminder). */
+  delayMs: number
+  reminderMs: number
+  platform: ReviewPlatform | null
+  channel: ChannelChoice | null
+  /** Started by jobs.complete (turning the automation off stops it) or by the tool (an explicit request). */
+  automatic: boolean
+}
+
+/** One run per job. */
+export const reviewBoosterWorkflowId = (keys: Pick<ReviewBoosterInput, 'companyId' | 'jobId'>) => `review-booster:${keys.companyId}:${keys.jobId}`
+
+export interface ReviewStepInput {
+  companyId: string
+  jobId: string
+  step: ReviewStep
+  automatic: boolean
+  platform: ReviewPlatform | null
+  channel: ChannelChoice | null
+}
+
+export type ReviewStepPlan =
+  | { stop: string }
+  | { stop: null; alreadyAsked: string | null; summary: string; preview: PendingMessage[]; approval: { expiresInMs: number } | null }
+
+export interface ReviewStepOutcome {
+  sent: boolean
+  requestNumber: number | null
+  channels: string[]
+  note: string
+}
+
+export interface ReviewBoosterActivities extends AutomationRunActivities, PendingActionActivities {
+  /** What this step would send (a dry run of the reviews path), or why the run stops. */
+  planReviewStep(input: ReviewStepInput): Promise<ReviewStepPlan>
+  /** Sends the step through the reviews path, once per job and request number. */
+  sendReviewStep(input: ReviewStepInput): Promise<ReviewStepOutcome>
+}
+
+const { planReviewStep, sendReviewStep, recordAutomationStep, finishAutomationRun } = proxyActivities<ReviewBoosterActivities>(DATABASE_STEP)
 
 export interface ReviewBoosterResult {
   outcome: 'completed' | 'stopped'
@@ -18,7 +64,7 @@ export interface ReviewBoosterResult {
 }
 
 export async function reviewBooster(input: ReviewBoosterInput): Promise<ReviewBoosterResult> {
-  const workflowId = `review-booster:${input.companyId}:${input.jobId}`
+  const { workflowId } = workflowInfo()
   const result: ReviewBoosterResult = { outcome: 'completed', reason: null, steps: [] }
   const record = async (step: ReviewStep, text: string) => {
     result.steps.push({ step, result: text })

@@ -4,14 +4,51 @@
 // approval sends. Each message's idempotency key is the workflow id plus channel and recipient, so
 // a retried activity, or a new worker replaying after a crash, never sends it twice.
 import { proxyActivities, workflowInfo } from '@temporalio/workflow'
-import type { Activities } from '../activities/index.js'
 import { DATABASE_STEP, MESSAGE_SEND } from './activity-options.js'
-import type { TeamNotifyInput, TeamNotifyOutcome } from '../src/domains/automations/team-notify.js'
-import { approvalGate } from './approval.js'
+import { approvalGate, type PendingActionActivities } from './approval.js'
+import type { SendMessageActivities } from './messages.js'
 
-const { recordPendingAction, settlePendingAction, finishTeamNotify } = proxyActivities<Activities>(DATABASE_STEP)
+export interface TeamMessage {
+  channel: 'sms' | 'email'
+  to: string
+  name: string | null
+  subject?: string
+  body: string
+  text?: string
+}
 
-const { sendMessage } = proxyActivities<Activities>(MESSAGE_SEND)
+export interface TeamNotifyInput {
+  companyId: string
+  /** Made in the call's transaction: the workflow id and every message key come from it. */
+  noticeId: string
+  jobId: string | null
+  summary: string
+  messages: TeamMessage[]
+  /** Set when the company holds team notices for approval; the expiry is policy, so tests use seconds. */
+  approval: { actionId: string; expiresInMs: number } | null
+}
+
+export interface TeamNotifyOutcome {
+  sent: { channel: string; to: string; status: string }[]
+  failed: { channel: string; to: string; error: string }[]
+}
+
+export interface TeamNotifyResult {
+  status: string
+  outcome: TeamNotifyOutcome | null
+}
+
+/** One run per notice: a second start is the same notice. */
+export const teamNotifyWorkflowId = (keys: Pick<TeamNotifyInput, 'companyId' | 'noticeId'>) => `team-notify:${keys.companyId}:${keys.noticeId}`
+
+export interface TeamNotifyActivities extends PendingActionActivities, SendMessageActivities {
+  /** Closes the notice's run record with its outcome. */
+  finishTeamNotify(input: { companyId: string; workflowId: string; status: 'completed' | 'stopped' | 'failed'; outcome: string }): Promise<void>
+}
+
+const { recordPendingAction, settlePendingAction, finishTeamNotify } = proxyActivities<TeamNotifyActivities>(DATABASE_STEP)
+
+const { sendMessage } = proxyActivities<TeamNotifyActivities>(MESSAGE_SEND)
 
 async function send(input: TeamNotifyInput, workflowId: string): Promise<TeamNotifyOutcome> {
   const outcome: TeamNotifyOutcome = { sent: [], failed: [] }
@@ -35,7 +72,7 @@ function summarise(outcome: TeamNotifyOutcome): string {
   return `${outcome.sent.length} sent${outcome.failed.length ? `, ${outcome.failed.length} failed` : ''}`
 }
 
-export async function teamNotify(input: TeamNotifyInput): Promise<{ status: string; outcome: TeamNotifyOutcome | null }> {
+export async function teamNotify(input: TeamNotifyInput): Promise<TeamNotifyResult> {
   const { workflowId } = workflowInfo()
   if (!input.approval) {
     const outcome = await send(input, workflowId)

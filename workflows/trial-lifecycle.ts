@@ -2,7 +2,6 @@
 // ends and then, unless the company has paid meanwhile, marks it expired so it falls back to free
 // features. (Access checks also compare trial_ends_at themselves, so a late run never over-grants.)
 import { proxyActivities, sleep } from '@temporalio/workflow'
-import type { Activities } from '../activities/index.js'
 
 export interface TrialLifecycleInput {
   companyId: string
@@ -10,12 +9,23 @@ export interface TrialLifecycleInput {
   trialEndsAt: string
 }
 
-const { expireTrialIfUnpaid } = proxyActivities<Activities>({
+export interface TrialLifecycleResult {
+  expired: boolean
+}
+
+/** One run per trial period: the id carries the period's end. */
+export const trialLifecycleWorkflowId = (keys: Pick<TrialLifecycleInput, 'companyId' | 'trialEndsAt'>) => `trial:${keys.companyId}:${keys.trialEndsAt}`
+
+export interface TrialLifecycleActivities {
+  expireTrialIfUnpaid(input: { companyId: string }): Promise<TrialLifecycleResult>
+}
+
+const { expireTrialIfUnpaid } = proxyActivities<TrialLifecycleActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute', maximumAttempts: 20 },
 })
 
-export async function trialLifecycle(input: TrialLifecycleInput): Promise<{ expired: boolean }> {
+export async function trialLifecycle(input: TrialLifecycleInput): Promise<TrialLifecycleResult> {
   const remaining = Date.parse(input.trialEndsAt) - Date.now()
   if (remaining > 0) await sleep(remaining)
   return expireTrialIfUnpaid({ companyId: input.companyId })

@@ -1,12 +1,32 @@
 // workflows.trigger_invoice: the job's final invoice, then its first send (payment link, or the
 // invoice without a payment account); each step recorded, the run closed with what happened.
 import { proxyActivities, workflowInfo } from '@temporalio/workflow'
-import type { Activities } from '../activities/index.js'
 import { DATABASE_STEP } from './activity-options.js'
-import { invoiceAndSend } from './invoice-steps.js'
-import type { TriggerInvoiceInput, TriggerInvoiceResult } from '../src/domains/automations/trigger-invoice.js'
+import { invoiceAndSend, type InvoiceStepsActivities, type InvoiceSummary, type SendStep } from './invoice-steps.js'
+import type { ChannelChoice } from './messages.js'
 
-const { finishAutomationRun } = proxyActivities<Activities>(DATABASE_STEP)
+export interface TriggerInvoiceInput {
+  companyId: string
+  jobId: string
+  runNumber: number
+  channel: ChannelChoice
+}
+
+export interface TriggerInvoiceResult {
+  stopped: boolean
+  outcome: string
+  invoice: InvoiceSummary | null
+  /** False when the job had its invoice already. */
+  created: boolean
+  send: SendStep | null
+}
+
+/** One run per job and request number. */
+export const triggerInvoiceWorkflowId = (keys: Pick<TriggerInvoiceInput, 'companyId' | 'jobId' | 'runNumber'>) => `trigger-invoice:${keys.companyId}:${keys.jobId}:${keys.runNumber}`
+
+export type TriggerInvoiceActivities = InvoiceStepsActivities
+
+const { finishAutomationRun } = proxyActivities<TriggerInvoiceActivities>(DATABASE_STEP)
 
 export async function triggerInvoice(input: TriggerInvoiceInput): Promise<TriggerInvoiceResult> {
   const { workflowId } = workflowInfo()

@@ -4,19 +4,44 @@
 // an activity that records itself once, so a retried activity or a replayed workflow never sends
 // an attempt twice.
 import { proxyLocalActivities, sleep } from '@temporalio/workflow'
-import type { Activities } from '../activities/index.js'
-import type { WebhookDeliveryInput } from '../src/domains/webhooks/delivery.js'
+
+export interface WebhookDeliveryInput {
+  companyId: string
+  deliveryId: string
+  /** 0 for the first delivery, then one more for each redelivery. */
+  run: number
+  /** Delay before each attempt, in ms (the policy is part of the input, so tests run it short). */
+  scheduleMs: number[]
+}
+
+export interface WebhookDeliveryResult {
+  outcome: string
+  attempts: number
+}
+
+/** One run per delivery and redelivery. */
+export const webhookDeliveryWorkflowId = (keys: Pick<WebhookDeliveryInput, 'companyId' | 'deliveryId' | 'run'>) => `webhook:${keys.companyId}:${keys.deliveryId}:${keys.run}`
+
+export interface AttemptResult {
+  outcome: 'delivered' | 'retry' | 'failed' | 'gone' | 'disabled' | 'stopped'
+  retryAfterSeconds?: number | null
+}
+
+export interface WebhookDeliveryActivities {
+  /** One attempt, recorded once per (delivery, run, attempt): a retried activity finds the attempt it made. */
+  attemptWebhookDelivery(input: { companyId: string; deliveryId: string; run: number; attempt: number; last: boolean }): Promise<AttemptResult>
+}
 
 // A local activity: it runs inside the workflow task, so a delivery that succeeds first time is one
 // workflow task from start to finish (no activity task round trip through the server), which is
 // what lets one worker deliver hundreds a second. It is recorded in history like any activity.
-const { attemptWebhookDelivery } = proxyLocalActivities<Activities>({
+const { attemptWebhookDelivery } = proxyLocalActivities<WebhookDeliveryActivities>({
   // Covers the 15 s HTTP timeout plus the bookkeeping; only infrastructure failures retry here.
   startToCloseTimeout: '45 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 10 },
 })
 
-export async function webhookDelivery(input: WebhookDeliveryInput): Promise<{ outcome: string; attempts: number }> {
+export async function webhookDelivery(input: WebhookDeliveryInput): Promise<WebhookDeliveryResult> {
   const schedule = input.scheduleMs
   let wait = schedule[0] ?? 0
   for (let i = 0; i < schedule.length; i++) {

@@ -6,7 +6,7 @@ import type { Db } from '../db/sql.js'
 import type { Logger } from '../logger.js'
 import type { Clock } from './clock.js'
 import type { Principal } from './access.js'
-import type { AnyOperation } from './operation.js'
+import type { CostClass } from './cost.js'
 import type { PaymentsProvider } from '../providers/payments/provider.js'
 import type { WorkflowDispatcher } from '../temporal/outbox.js'
 import type { SmsProvider } from '../providers/sms/provider.js'
@@ -21,7 +21,7 @@ export interface Urls {
 
 /** Charges wallet credit for a call by its cost class (the wallet capability provides it). */
 export interface CreditMeter {
-  charge(call: { principal: Principal | null; operation: AnyOperation; transport: 'rest' | 'mcp' }): Promise<void>
+  charge(call: { principal: Principal | null; operation: { name: string; cost: CostClass }; transport: 'rest' | 'mcp' }): Promise<void>
 }
 
 export interface Deps {

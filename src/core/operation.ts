@@ -2,9 +2,10 @@
 // documents are all generated from these values; transports hold no business logic.
 import type { Static, TSchema } from 'typebox'
 import type { Feature, Permission, Principal, Scope } from './access.js'
+import type { CostClass } from './cost.js'
 import type { Deps } from './deps.js'
 
-export type CostClass = 'free' | 'read' | 'write'
+export type { CostClass }
 
 export interface McpAnnotations {
   title?: string

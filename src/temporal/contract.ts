@@ -2,6 +2,7 @@
 // (its name is the Temporal workflow type), how its id is built from business keys, and the id
 // reuse and conflict policies that make a second start harmless. Starting one goes through
 // workflowStart(definition, input), so a wrong input does not type-check and no id is hand-built.
+import type postgres from 'postgres'
 import type { CompanyScoped } from './search-attributes.js'
 
 /** What a second start with the same id does while the first run is still open. */
@@ -45,3 +46,29 @@ export function workflowStart<I extends CompanyScoped>(definition: WorkflowDefin
 export function workflowType(definition: AnyWorkflowDefinition): string {
   return definition.workflow.name
 }
+
+/**
+ * A workflow id as a SQL expression, for a query that matches runs to rows by id: the workflow's
+ * own id builder runs with a placeholder for each key given as a column (tx`i.id`), and SQL puts
+ * the column's text in its place. So no query spells an id's format itself.
+ */
+export function workflowIdSql<K extends object>(
+  tx: postgres.TransactionSql,
+  build: (keys: K) => string,
+  keys: { [P in keyof K]: K[P] | postgres.PendingQuery<postgres.Row[]> },
+): postgres.PendingQuery<postgres.Row[]> {
+  const columns: [string, postgres.PendingQuery<postgres.Row[]>][] = []
+  const values: Record<string, unknown> = {}
+  for (const [name, value] of Object.entries(keys)) {
+    if (isFragment(value)) {
+      columns.push([`{${name}}`, value])
+      values[name] = `{${name}}`
+    } else values[name] = value
+  }
+  let expression = tx`${build(values as K)}::text`
+  for (const [placeholder, column] of columns) expression = tx`replace(${expression}, ${placeholder}, (${column})::text)`
+  return expression
+}
+
+const isFragment = (value: unknown): value is postgres.PendingQuery<postgres.Row[]> =>
+  typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function'

@@ -3,6 +3,7 @@
 // (after a crash between commit and start). Starting twice is harmless: ids come from business
 // keys and each workflow's definition (temporal/contract.ts) says what a second start does.
 import type { Client } from '@temporalio/client'
+import type { SignalDefinition, UpdateDefinition } from '@temporalio/common'
 import { isGrpcDeadlineError, ScheduleAlreadyRunning, ScheduleNotFoundError, WorkflowExecutionAlreadyStartedError, WorkflowFailedError, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client'
 import type postgres from 'postgres'
 import { withTenant, type Db } from '../db/sql.js'
@@ -88,28 +89,28 @@ export class WorkflowDispatcher {
    * started) or the signal could not be delivered (logged). Callers use signals to act sooner, never
    * as the only way: the workflow re-checks the database anyway.
    */
-  async signal(workflowId: string, signalName: string, ...args: unknown[]): Promise<boolean> {
+  async signal<A extends unknown[]>(workflowId: string, signal: SignalDefinition<A>, ...args: A): Promise<boolean> {
     try {
-      await this.client.workflow.getHandle(workflowId).signal(signalName, ...args)
+      await this.client.workflow.getHandle(workflowId).signal(signal, ...args)
       return true
     } catch (error) {
-      if (!(error instanceof WorkflowNotFoundError)) this.logger.warn({ err: error, workflowId, signalName }, 'workflow signal failed')
+      if (!(error instanceof WorkflowNotFoundError)) this.logger.warn({ err: error, workflowId, signalName: signal.name }, 'workflow signal failed')
       return false
     }
   }
 
   /**
-   * Sends a Temporal Update to a running workflow and waits for its handler's answer. 'refused':
+   * Sends a Temporal Update (the workflow's own definition, so its argument and answer are typed) to a running workflow and waits for its handler's answer. 'refused':
    * its validator (or handler) said no, with why; 'not_running': no open run has that id (it
    * finished, or has not started yet); 'no_answer': no worker answered within timeoutMs (none is
    * running, say), so the caller is not held indefinitely. Anything else (the server unreachable) throws.
    */
-  async update<R>(workflowId: string, updateName: string, arg: unknown, timeoutMs = 20_000): Promise<
+  async update<R, A>(workflowId: string, update: UpdateDefinition<R, [A]>, arg: A, timeoutMs = 20_000): Promise<
     { outcome: 'done'; result: R } | { outcome: 'refused'; message: string } | { outcome: 'not_running' } | { outcome: 'no_answer' }
   > {
     try {
       const result = await this.client.withDeadline(Date.now() + timeoutMs, () =>
-        this.client.workflow.getHandle(workflowId).executeUpdate<R, [unknown]>(updateName, { args: [arg] }))
+        this.client.workflow.getHandle(workflowId).executeUpdate(update, { args: [arg] }))
       return { outcome: 'done', result }
     } catch (error) {
       if (error instanceof WorkflowUpdateFailedError) return { outcome: 'refused', message: error.cause?.message ?? error.message }

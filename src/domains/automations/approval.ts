@@ -8,19 +8,13 @@ import type { Principal } from '../../core/access.js'
 import type { Deps } from '../../core/deps.js'
 import { AppError, notFound } from '../../core/errors.js'
 import { withTenant } from '../../db/sql.js'
-import type { ActionSettlement, DecisionRequest } from '../../../workflows/approval.js'
+import { decideUpdate, settlementUpdate, type DecisionRequest, type PendingMessage } from '../../../workflows/approval.js'
 import { AUTOMATIONS } from './catalogue.js'
 import { decodeAfterCursor, encodeAfterCursor } from './cursor.js'
 import type { PendingActionSchema, PendingActionsInput } from './control-schema.js'
 import { isUuid } from '../../core/uuid.js'
 
-export interface PendingMessage {
-  channel: 'sms' | 'email'
-  to: string
-  name: string | null
-  subject: string | null
-  text: string
-}
+export type { PendingMessage }
 
 export interface NewPendingAction {
   id: string
@@ -150,7 +144,7 @@ export async function decideAction(
   const request: DecisionRequest = { actionId: row.id, decision: input.decision, keyId: principal.keyId, ...(input.note ? { note: input.note } : {}) }
 
   if (row.status === 'pending') {
-    const sent = await deps.workflows.update<ActionSettlement>(row.workflow_id, 'decide', request, deps.config.TEMPORAL_UPDATE_TIMEOUT_MS)
+    const sent = await deps.workflows.update(row.workflow_id, decideUpdate, request, deps.config.TEMPORAL_UPDATE_TIMEOUT_MS)
     if (sent.outcome === 'done') return { action: present((await read())!), alreadyDecided: false }
     if (sent.outcome === 'no_answer') throw noWorker(deps)
     if (sent.outcome === 'refused' && !/^already /.test(sent.message) && !/^expired/.test(sent.message)) {
@@ -159,7 +153,7 @@ export async function decideAction(
   }
   // Decided already (or finished): the first decision's settlement, waiting for it when it is still executing.
   if (row.status === 'pending' || row.status === 'approved') {
-    const settling = await deps.workflows.update<ActionSettlement>(row.workflow_id, 'settlement', { actionId: row.id }, deps.config.TEMPORAL_UPDATE_TIMEOUT_MS)
+    const settling = await deps.workflows.update(row.workflow_id, settlementUpdate, { actionId: row.id }, deps.config.TEMPORAL_UPDATE_TIMEOUT_MS)
     if (settling.outcome === 'no_answer') throw noWorker(deps)
   }
   const settled = (await read())!

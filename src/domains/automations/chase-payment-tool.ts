@@ -13,7 +13,9 @@ import { StringEnum } from '../../core/schema-helpers.js'
 import { withTenantThenStart, type StartAfterCommit } from '../../temporal/outbox.js'
 import { closed, Id } from '../shared-schema.js'
 import { automationChoice } from './settings.js'
-import { CHASE_PAYMENT, invoiceChaseWorkflowId, startInvoiceChase } from './chase-payment.js'
+import { CHASE_PAYMENT, startInvoiceChase } from './chase-payment.js'
+import { invoiceChaseWorkflowId } from '../../../workflows/invoice-chase.js'
+import { workflowIdSql } from '../../temporal/contract.js'
 import type { ChannelChoice } from './follow-up-quote.js'
 
 const SCAN_LIMIT = 200
@@ -36,7 +38,7 @@ const ChasePaymentOutput = Type.Object({
 type Out = Static<typeof ChasePaymentOutput>
 
 async function ensureChase(deps: Deps, tx: postgres.TransactionSql, start: StartAfterCommit, companyId: string, inv: OpenInvoice, channel: ChannelChoice | undefined, out: Out) {
-  const workflowId = invoiceChaseWorkflowId(companyId, inv.id)
+  const workflowId = invoiceChaseWorkflowId({ companyId, invoiceId: inv.id })
   const [run] = await tx<{ status: string; outcome: string | null; progress: { tier?: string | null } | null }[]>`
     select status, outcome, progress from automation_runs where workflow_id = ${workflowId}`
   if (run && run.status !== 'failed') {
@@ -71,7 +73,7 @@ export async function chasePayments(deps: Deps, companyId: string, input: { jobI
         where ${open} and i.due_date < ${today}::date
         -- Invoices without a live chase first, so more than SCAN_LIMIT overdue invoices are all reached over repeated calls.
         order by exists (select 1 from automation_runs r
-                         where r.company_id = i.company_id and r.workflow_id = 'invoice-chase:' || i.company_id || ':' || i.id and r.status <> 'failed'),
+                         where r.company_id = i.company_id and r.workflow_id = ${workflowIdSql(tx, invoiceChaseWorkflowId, { companyId: tx`i.company_id`, invoiceId: tx`i.id` })} and r.status <> 'failed'),
                  i.due_date, i.invoice_number
         limit ${SCAN_LIMIT}`
     }

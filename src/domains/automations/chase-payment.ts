@@ -13,16 +13,14 @@ import { localDate, zonedToInstant } from '../../core/zoned-time.js'
 import { withTenant } from '../../db/sql.js'
 import { defineWorkflow, workflowStart } from '../../temporal/contract.js'
 import type { StartAfterCommit } from '../../temporal/outbox.js'
-import { invoiceChase } from '../../../workflows/invoice-chase.js'
-import type { QueuedMessage } from '../comms/deliver.js'
+import { chaseRecheckSignal, invoiceChase, invoiceChaseWorkflowId, type ChaseStepPlan, type InvoiceChaseInput, type InvoiceChaseStep } from '../../../workflows/invoice-chase.js'
+import type { ChannelChoice, QueuedMessage } from '../../../workflows/messages.js'
 import { publicInvoiceUrl } from '../invoicing/queries.js'
 import { chaseMessage, type ChaseTone } from './chase-templates.js'
-import type { ChannelChoice } from './follow-up-quote.js'
-import { stepApproval, type StepApproval } from './held-step.js'
+import { stepApproval } from './held-step.js'
 import { automationChoice, recordRunStarted } from './settings.js'
 
 export const CHASE_PAYMENT = 'chase_payment'
-export const CHASE_RECHECK_SIGNAL = 'recheck'
 /** Local hour of a step's reminder on its calendar day: business hours, not the middle of the night. */
 export const CHASE_LOCAL_TIME = '09:00'
 const REAL_DAY_MS = 86_400_000
@@ -31,33 +29,11 @@ export interface ChasePaymentSettingsValue {
   steps: { offset_days: number; tone: ChaseTone; channel?: ChannelChoice }[]
 }
 
-export interface InvoiceChaseStep {
-  number: number
-  tone: ChaseTone
-  offsetDays: number
-  channel: ChannelChoice | null
-  /** When this step's reminder is due (ISO). */
-  at: string
-}
-
-export interface InvoiceChaseInput {
-  companyId: string
-  invoiceId: string
-  /** The policy: the cadence with each step's time, in order. */
-  steps: InvoiceChaseStep[]
-  /**
-   * The invoice was already overdue when the run started (a scan): of the steps whose time has
-   * passed, the latest is sent at once (its tier), the others are skipped. Otherwise past steps
-   * (a reminder "due today" at 9 am for an invoice sent at 3 pm) are skipped.
-   */
-  catchUp: boolean
-}
-
-export const invoiceChaseWorkflowId = (companyId: string, invoiceId: string) => `invoice-chase:${companyId}:${invoiceId}`
+export type { ChaseStepPlan, InvoiceChaseInput, InvoiceChaseStep }
 
 export const invoiceChaseDefinition = defineWorkflow({
   workflow: invoiceChase,
-  id: (input: InvoiceChaseInput) => invoiceChaseWorkflowId(input.companyId, input.invoiceId),
+  id: invoiceChaseWorkflowId,
   idConflictPolicy: 'USE_EXISTING',
   idReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
   description: 'Chases one unpaid invoice on the company\'s cadence (reminders before or after the due date, friendly, firm, final) until it is paid, voided or the cadence ends. One run per invoice; a failed run may be started again by workflows.chase_payment.',
@@ -109,7 +85,7 @@ export async function startInvoiceChase(
 
 /** Tells an invoice's chase to look at the database now (a payment, a void). Fire and forget. */
 export function nudgeInvoiceChase(deps: Deps, companyId: string, invoiceId: string): void {
-  void deps.workflows.signal(invoiceChaseWorkflowId(companyId, invoiceId), CHASE_RECHECK_SIGNAL)
+  void deps.workflows.signal(invoiceChaseWorkflowId({ companyId, invoiceId }), chaseRecheckSignal)
 }
 
 interface InvoiceState {
@@ -146,10 +122,6 @@ export async function checkInvoiceChase(deps: Deps, input: { companyId: string; 
   return withTenant(deps.db, input.companyId, async (tx) => ({ stop: (await stopReason(tx, input.invoiceId)).reason }))
 }
 
-export type ChaseStepPlan =
-  | { stop: string; messages: []; skipped: [] }
-  /** approval: set when the company holds reminders for approval (and there is something to send). */
-  | { stop: null; messages: QueuedMessage[]; skipped: string[]; approval?: StepApproval }
 
 /** Step `number`: stop, or its reminders (keys per invoice, step and channel; transactional). */
 export async function planInvoiceChaseStep(

@@ -4,8 +4,9 @@
 // 3 March", "is due today" or "was due on 3 March"), {days_overdue}, {link}.
 import type postgres from 'postgres'
 import { htmlToText, render, type Template } from './templates.js'
+import type { ChaseTone } from '../../../workflows/invoice-chase.js'
 
-export type ChaseTone = 'friendly' | 'firm' | 'final'
+export type { ChaseTone }
 
 export const CHASE_TEMPLATES: Record<string, Template> = {
   'invoice_chase.friendly.sms': {

@@ -17,23 +17,20 @@ import { DateTime } from '../../core/schema-helpers.js'
 import { localDate } from '../../core/zoned-time.js'
 import { withTenant } from '../../db/sql.js'
 import { defineWorkflow, workflowStart } from '../../temporal/contract.js'
-import { dailySummary } from '../../../workflows/daily-summary.js'
+import { dailySummary, dailySummaryWorkflowId, type DailySummaryInput, type DailySummaryPlan } from '../../../workflows/daily-summary.js'
 import { companyTimeZone, isCalendarDate } from '../analytics/window.js'
-import type { QueuedMessage } from '../comms/deliver.js'
 import { closed, DateOnly } from '../shared-schema.js'
 import { dayFigures, DayFiguresSchema, openFigures, OpenFiguresSchema, summaryText } from './daily-summary-figures.js'
 import { automationChoice, recordRunStarted } from './settings.js'
 
 export const DAILY_SUMMARY = 'daily_summary'
-export const dailySummaryScheduleId = (companyId: string) => `daily-summary:${companyId}`
+export const dailySummaryScheduleId = (companyId: string) => dailySummaryWorkflowId({ companyId })
 
-export interface DailySummaryInput {
-  companyId: string
-}
+export type { DailySummaryInput, DailySummaryPlan }
 
 export const dailySummaryDefinition = defineWorkflow({
   workflow: dailySummary,
-  id: (input: DailySummaryInput) => dailySummaryScheduleId(input.companyId),
+  id: dailySummaryWorkflowId,
   idConflictPolicy: 'USE_EXISTING',
   idReusePolicy: 'ALLOW_DUPLICATE',
   description: "Emails the owner yesterday's and today's figures; started by the company's daily Temporal Schedule (the fire time is appended to the id). One email per company and local date.",
@@ -57,7 +54,6 @@ export async function syncDailySummarySchedule(deps: Deps, companyId: string): P
   return { scheduled: choice.enabled, time: choice.settings.time, timeZone }
 }
 
-export type DailySummaryPlan = { stop: string } | { stop: null; date: string; message: QueuedMessage }
 
 /** Activity: the owner's email for today (local), or why none goes. The run is recorded here. */
 export async function planDailySummary(deps: Deps, input: { companyId: string; workflowId: string }): Promise<DailySummaryPlan> {

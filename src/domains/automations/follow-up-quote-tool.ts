@@ -13,7 +13,9 @@ import { StringEnum } from '../../core/schema-helpers.js'
 import { withTenantThenStart, type StartAfterCommit } from '../../temporal/outbox.js'
 import { closed, Id } from '../shared-schema.js'
 import { automationChoice } from './settings.js'
-import { FOLLOW_UP_QUOTE, quoteFollowUpWorkflowId, startQuoteFollowUp, type ChannelChoice } from './follow-up-quote.js'
+import { FOLLOW_UP_QUOTE, startQuoteFollowUp, type ChannelChoice } from './follow-up-quote.js'
+import { quoteFollowUpWorkflowId } from '../../../workflows/quote-follow-up.js'
+import { workflowIdSql } from '../../temporal/contract.js'
 
 /** How many pending quotes one scan handles (oldest sends first); call again for the rest. */
 const SCAN_LIMIT = 200
@@ -46,7 +48,7 @@ async function pendingQuotes(tx: postgres.TransactionSql, today: string, quoteId
       ${quoteId ? tx`and q.id = ${quoteId}` : tx``}
     -- Quotes whose current send has no live run first, so more than SCAN_LIMIT are all reached over repeated calls.
     order by exists (select 1 from automation_runs r
-                     where r.company_id = q.company_id and r.workflow_id = 'quote-follow-up:' || q.company_id || ':' || q.id || ':' || q.sent_count and r.status <> 'failed'),
+                     where r.company_id = q.company_id and r.workflow_id = ${workflowIdSql(tx, quoteFollowUpWorkflowId, { companyId: tx`q.company_id`, quoteId: tx`q.id`, sendNumber: tx`q.sent_count` })} and r.status <> 'failed'),
              q.sent_at, q.id
     limit ${SCAN_LIMIT}`
 }
@@ -55,7 +57,7 @@ async function ensureFollowUp(
   deps: Deps, tx: postgres.TransactionSql, start: StartAfterCommit, companyId: string, q: PendingQuote,
   overrides: { channel?: ChannelChoice; message?: string }, out: Static<typeof FollowUpQuoteOutput>,
 ) {
-  const workflowId = quoteFollowUpWorkflowId(companyId, q.id, q.sent_count)
+  const workflowId = quoteFollowUpWorkflowId({ companyId, quoteId: q.id, sendNumber: q.sent_count })
   const [run] = await tx<{ status: string; outcome: string | null }[]>`select status, outcome from automation_runs where workflow_id = ${workflowId}`
   if (run && run.status !== 'failed') {
     out.existing.push({ quote_id: q.id, quote_number: q.quote_number, workflow_id: workflowId, status: run.status, outcome: run.outcome })

@@ -14,51 +14,27 @@ import { zonedToInstant } from '../../core/zoned-time.js'
 import { withTenant } from '../../db/sql.js'
 import { defineWorkflow, workflowStart } from '../../temporal/contract.js'
 import type { StartAfterCommit } from '../../temporal/outbox.js'
-import { quoteFollowUp } from '../../../workflows/quote-follow-up.js'
-import type { QueuedMessage } from '../comms/deliver.js'
+import { quoteFollowUp, quoteFollowUpWorkflowId, quoteRecheckSignal, type FollowUpPlan, type QuoteCheck, type QuoteFollowUpInput } from '../../../workflows/quote-follow-up.js'
+import type { ChannelChoice, QueuedMessage } from '../../../workflows/messages.js'
 import { publicQuoteUrl } from '../quotes/queries.js'
-import { stepApproval, type StepApproval } from './held-step.js'
+import { stepApproval } from './held-step.js'
 import { automationChoice, recordRunStarted } from './settings.js'
 
 export const FOLLOW_UP_QUOTE = 'follow_up_quote'
 /** The spec's limit (section 8): at most three follow-ups per quote. */
 export const MAX_QUOTE_FOLLOW_UPS = 3
-/** The signal every change to a quote sends its current follow-up run: look at the database now. */
-export const RECHECK_SIGNAL = 'recheck'
-
-export type ChannelChoice = 'sms' | 'email' | 'both'
+export type { ChannelChoice }
 
 export interface FollowUpQuoteSettingsValue {
   delays_days: number[]
   channel?: ChannelChoice
 }
 
-export interface QuoteFollowUpInput {
-  companyId: string
-  quoteId: string
-  /** quotes.sent_count of the send this run follows up; a later send supersedes it. */
-  sendNumber: number
-  /** The previous send's run, told to stop first (unused for send 1). */
-  previousWorkflowId: string
-  /**
-   * When this send went out (ISO); the delays count from here. Null: from when the run starts (a
-   * send starts its run straight away), so the timers never mix the API's clock with the worker's.
-   */
-  sentAt: string | null
-  /** The policy: milliseconds after sentAt for each follow-up, ascending, at most three used. */
-  delaysMs: number[]
-  /** When the quote expires (ISO): the run wakes then to close itself. */
-  expiresAt: string
-  channel: ChannelChoice | null
-  /** Custom wording from workflows.follow_up_quote; the quote link is appended. */
-  message: string | null
-}
-
-export const quoteFollowUpWorkflowId = (companyId: string, quoteId: string, sendNumber: number) => `quote-follow-up:${companyId}:${quoteId}:${sendNumber}`
+export type { FollowUpPlan, QuoteCheck, QuoteFollowUpInput }
 
 export const quoteFollowUpDefinition = defineWorkflow({
   workflow: quoteFollowUp,
-  id: (input: QuoteFollowUpInput) => quoteFollowUpWorkflowId(input.companyId, input.quoteId, input.sendNumber),
+  id: quoteFollowUpWorkflowId,
   idConflictPolicy: 'USE_EXISTING',
   idReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
   description: 'Follows up a sent quote up to three times while it is Sent or Viewed; stops when it is accepted, declined, expires or is sent again. One run per quote and send number; a failed run may be started again by workflows.follow_up_quote.',
@@ -74,7 +50,7 @@ export function quoteFollowUpStart(
   const dayMs = deps.config.AUTOMATION_DAY_MS
   return workflowStart(quoteFollowUpDefinition, {
     companyId: q.companyId, quoteId: q.quoteId, sendNumber: q.sendNumber,
-    previousWorkflowId: quoteFollowUpWorkflowId(q.companyId, q.quoteId, q.sendNumber - 1),
+    previousWorkflowId: quoteFollowUpWorkflowId({ companyId: q.companyId, quoteId: q.quoteId, sendNumber: q.sendNumber - 1 }),
     sentAt: q.sentAt?.toISOString() ?? null,
     delaysMs: settings.delays_days.slice(0, MAX_QUOTE_FOLLOW_UPS).map((d) => d * dayMs),
     expiresAt: quoteExpiresAt(q.validUntil).toISOString(),
@@ -107,7 +83,7 @@ export async function startQuoteFollowUp(
 /** Tells the run following up a quote's current send to look at the database now. Fire and forget. */
 export function nudgeQuoteFollowUp(deps: Deps, companyId: string, quoteId: string, sendNumber: number): void {
   if (sendNumber < 1) return
-  void deps.workflows.signal(quoteFollowUpWorkflowId(companyId, quoteId, sendNumber), RECHECK_SIGNAL)
+  void deps.workflows.signal(quoteFollowUpWorkflowId({ companyId, quoteId, sendNumber }), quoteRecheckSignal)
 }
 
 interface QuoteState {
@@ -139,11 +115,6 @@ async function stopReason(tx: postgres.TransactionSql, quoteId: string, sendNumb
   return { reason: null, row }
 }
 
-export interface QuoteCheck {
-  stop: string | null
-  expiresAt: string
-}
-
 export async function checkQuoteFollowUp(deps: Deps, input: { companyId: string; quoteId: string; sendNumber: number }): Promise<QuoteCheck> {
   const now = deps.clock.now()
   return withTenant(deps.db, input.companyId, async (tx) => {
@@ -152,10 +123,6 @@ export async function checkQuoteFollowUp(deps: Deps, input: { companyId: string;
   })
 }
 
-export type FollowUpPlan =
-  | { stop: string; messages: []; skipped: [] }
-  /** approval: set when the company holds follow-ups for approval (and there is something to send). */
-  | { stop: null; messages: QueuedMessage[]; skipped: string[]; approval?: StepApproval }
 
 /** Follow-up number `number`: stop, or the messages to send (keys per quote, send, number and channel). */
 export async function planQuoteFollowUp(

@@ -6,19 +6,13 @@
 import type postgres from 'postgres'
 import type { Deps } from '../../core/deps.js'
 import { automationChoice } from './settings.js'
+import type { StepApproval } from '../../../workflows/held-step.js'
 
 const REAL_DAY_MS = 86_400_000
 const HOUR_MS = 3_600_000
 const DEFAULT_EXPIRY_HOURS = 48
 
-export interface StepApproval {
-  /** How long the action waits for a decision. */
-  expiresInMs: number
-  /** One line for workflows.pending_actions: what it would do. */
-  summary: string
-  /** The client's name, shown with each message. */
-  name: string | null
-}
+export type { StepApproval }
 
 /**
  * The step's approval, or null when the company does not hold this automation for approval. The

@@ -9,6 +9,7 @@ import { clientAutomationActivities, clientAutomationOperations, clientAutomatio
 import { jobFlowActivities, jobFlowOperations, jobFlowWorkflows } from './job-flow.js'
 import { reportingOperations } from './reporting-automations.js'
 import { instantResponseDefinition, markLeadContacted, planInstantResponse } from './instant-response.js'
+import type { AutomationWorkflowActivities } from './workflow-activities.js'
 
 /** Automations: the toolset is called "workflows", as in the spec. */
 export const automationsDomain = defineDomain({
@@ -22,6 +23,6 @@ export const automationsDomain = defineDomain({
     ...controlActivities(deps),
     planInstantResponse: (input: { companyId: string; leadId: string }) => planInstantResponse(deps, input.companyId, input.leadId),
     markLeadContacted: (input: { companyId: string; leadId: string }) => markLeadContacted(deps, input.companyId, input.leadId),
-  }),
+  }) satisfies AutomationWorkflowActivities,
   workflows: [teamNotifyDefinition, instantResponseDefinition, ...longRunningWorkflows, ...jobFlowWorkflows, ...clientAutomationWorkflows],
 })

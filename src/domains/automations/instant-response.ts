@@ -8,25 +8,18 @@ import { findLead } from '../leads/queries.js'
 import { moveLeadStatus } from '../leads/status.js'
 import { htmlToText, loadTemplate, render } from './templates.js'
 import { defineWorkflow, workflowStart } from '../../temporal/contract.js'
-import { instantResponse } from '../../../workflows/instant-response.js'
+import { instantResponse, instantResponseWorkflowId, type InstantResponseInput, type InstantResponsePlan, type PlannedMessage } from '../../../workflows/instant-response.js'
 
 export const INSTANT_RESPONSE = 'instant_response'
 
-export interface InstantResponseInput {
-  companyId: string
-  leadId: string
-  /** When the lead arrived (ISO): the promise runs from here, not from when the workflow started. */
-  receivedAt: string
-  /** The promise to the customer, in seconds; the send activities are bound by it (schedule-to-close). */
-  deadlineSeconds: number
-}
+export type { InstantResponseInput, InstantResponsePlan, PlannedMessage }
 
 export const INSTANT_RESPONSE_DEADLINE_SECONDS = 30
 
 /** The instant-response run for a lead: one per lead while it succeeds; a failed run may be run again on request. */
 export const instantResponseDefinition = defineWorkflow({
   workflow: instantResponse,
-  id: (input: InstantResponseInput) => `instant-response:${input.companyId}:${input.leadId}`,
+  id: instantResponseWorkflowId,
   idConflictPolicy: 'USE_EXISTING',
   idReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
   description: 'Answers a new lead by SMS (and email) within 30 seconds and marks it Contacted. One run per lead; a run that sent nothing fails, and may be run again with workflows.instant_response.',
@@ -36,20 +29,6 @@ export function instantResponseStart(companyId: string, leadId: string, received
   return workflowStart(instantResponseDefinition, {
     companyId, leadId, receivedAt: receivedAt.toISOString(), deadlineSeconds: INSTANT_RESPONSE_DEADLINE_SECONDS,
   })
-}
-
-export interface PlannedMessage {
-  channel: 'sms' | 'email'
-  to: string
-  subject?: string
-  body: string
-  text?: string
-  idempotencyKey: string
-}
-
-export interface InstantResponsePlan {
-  skipped: string | null
-  messages: PlannedMessage[]
 }
 
 export async function planInstantResponse(deps: Deps, companyId: string, leadId: string): Promise<InstantResponsePlan> {

@@ -14,19 +14,10 @@ import { findInvoice, paymentsActive } from '../invoicing/queries.js'
 import { queueInvoiceMessages } from '../invoicing/send.js'
 import { generateInvoice, loadInvoice } from '../invoicing/service.js'
 import { actingFor } from './job-flow-common.js'
-import type { ChannelChoice } from './follow-up-quote.js'
+import type { ChannelChoice } from '../../../workflows/messages.js'
+import type { InvoiceStep, InvoiceSummary, SendStep } from '../../../workflows/invoice-steps.js'
 
-export interface InvoiceSummary { id: string; invoiceNumber: string; status: string; total: number; paymentUrl: string | null }
-
-export type InvoiceStep = { stop: string; invoice: null; created: false } | { stop: null; invoice: InvoiceSummary; created: boolean }
-
-export interface SendStep {
-  /** Why nothing went out (already sent, no way to reach the client), or null. */
-  skipped: string | null
-  purpose: 'pay_link' | 'invoice' | null
-  channels: string[]
-  notSent: string[]
-}
+export type { InvoiceStep, InvoiceSummary, SendStep }
 
 export const InvoiceSummarySchema = Type.Object({
   id: Type.String(), invoice_number: Type.String(), status: Type.String(), total: Type.Number({ description: 'AUD incl. GST' }),

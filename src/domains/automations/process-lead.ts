@@ -13,7 +13,7 @@ import { localDate, zonedToInstant } from '../../core/zoned-time.js'
 import { withTenant } from '../../db/sql.js'
 import { defineWorkflow, workflowStart } from '../../temporal/contract.js'
 import { enqueueWorkflow, withTenantThenStart } from '../../temporal/outbox.js'
-import { processLead } from '../../../workflows/process-lead.js'
+import { processLead, processLeadWorkflowId, type ProcessLeadInput, type ProcessLeadResult } from '../../../workflows/process-lead.js'
 import { findLead } from '../leads/queries.js'
 import { updateLead } from '../leads/service.js'
 import { createReminder } from '../reminders/service.js'
@@ -29,20 +29,11 @@ const HOUR_MS = 3_600_000
 /** Marks the reminders this automation made, so a retried step finds its own and makes no second. */
 const REMINDER_NOTE = 'Created by workflows.process_lead'
 
-export interface ProcessLeadInput { companyId: string; leadId: string }
-
-export interface ProcessLeadResult extends LeadScore {
-  stopped: boolean
-  outcome: string
-  reminder: { id: string; dueAt: string } | null
-  instantResponse: string
-}
-
-export const processLeadWorkflowId = (companyId: string, leadId: string) => `process-lead:${companyId}:${leadId}`
+export type { ProcessLeadInput, ProcessLeadResult }
 
 export const processLeadDefinition = defineWorkflow({
   workflow: processLead,
-  id: (input: ProcessLeadInput) => processLeadWorkflowId(input.companyId, input.leadId),
+  id: processLeadWorkflowId,
   idConflictPolicy: 'USE_EXISTING',
   idReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
   description: 'Scores and prioritises one lead, makes its follow-up reminder and starts its instant response if it has not run. One run per lead; a failed run may be started again.',
@@ -132,7 +123,7 @@ export const processLeadOperation = defineOperation({
     const companyId = ctx.principal!.companyId
     assertId(input.lead_id, 'Lead')
     const now = ctx.deps.clock.now()
-    const workflowId = processLeadWorkflowId(companyId, input.lead_id)
+    const workflowId = processLeadWorkflowId({ companyId, leadId: input.lead_id })
     const started = await withTenantThenStart(ctx.deps, companyId, async (tx, start) => {
       if (!(await findLead(tx, input.lead_id, { forUpdate: true }))) throw notFound('Lead')
       const [run] = await tx<{ status: string }[]>`select status from automation_runs where workflow_id = ${workflowId}`

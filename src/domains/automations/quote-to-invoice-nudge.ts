@@ -1,15 +1,11 @@
 // The quote-to-invoice run of a quote waits for its job to be Completed (or Cancelled). The jobs
 // service calls this after a job's change commits, so the run looks at the database at once rather
-// than at its next periodic recheck. Kept free of imports other than types: jobs/service.ts uses it.
+// than at its next periodic recheck. jobs/service.ts uses it: it imports only the workflow's contract.
 import type { WorkflowDispatcher } from '../../temporal/outbox.js'
-
-/** The signal name workflows/quote-to-invoice.ts listens for. */
-export const JOB_CHANGED_SIGNAL = 'jobChanged'
-
-export const quoteToInvoiceWorkflowId = (companyId: string, quoteId: string) => `quote-to-invoice:${companyId}:${quoteId}`
+import { jobChangedSignal, quoteToInvoiceWorkflowId } from '../../../workflows/quote-to-invoice.js'
 
 /** Fire and forget: the run may not exist (no quote_to_invoice for this quote), which is fine. */
 export function nudgeQuoteToInvoice(deps: { workflows: WorkflowDispatcher }, companyId: string, job: { status: string; quoteId: string | null }): void {
   if (!job.quoteId || (job.status !== 'Completed' && job.status !== 'Cancelled')) return
-  void deps.workflows.signal(quoteToInvoiceWorkflowId(companyId, job.quoteId), JOB_CHANGED_SIGNAL)
+  void deps.workflows.signal(quoteToInvoiceWorkflowId({ companyId, quoteId: job.quoteId }), jobChangedSignal)
 }

@@ -14,44 +14,26 @@ import { Nullable } from '../../core/schema-helpers.js'
 import { withTenant } from '../../db/sql.js'
 import { defineWorkflow, workflowStart } from '../../temporal/contract.js'
 import { withTenantThenStart } from '../../temporal/outbox.js'
-import { quoteToInvoice } from '../../../workflows/quote-to-invoice.js'
+import { quoteToInvoice, quoteToInvoiceWorkflowId, type QuoteJobStep, type QuoteToInvoiceInput, type QuoteToInvoiceResult } from '../../../workflows/quote-to-invoice.js'
 import { createJob } from '../jobs/service.js'
 import { findQuote } from '../quotes/queries.js'
 import { closed, Id } from '../shared-schema.js'
-import type { ChannelChoice } from './follow-up-quote.js'
-import type { InvoiceSummary, SendStep } from './invoice-job.js'
 import { actingFor, assertId, orStopped } from './job-flow-common.js'
-import { quoteToInvoiceWorkflowId } from './quote-to-invoice-nudge.js'
 import { automationChoice, recordRunStarted } from './settings.js'
 import type { InvoiceFlowSettingsValue } from './trigger-invoice.js'
 
 export const QUOTE_TO_INVOICE = 'quote_to_invoice'
 
-export interface QuoteToInvoiceInput {
-  companyId: string
-  quoteId: string
-  channel: ChannelChoice
-  /** Policy: how often the run looks at the job without a nudge (a day; tests use a second). */
-  recheckMs: number
-}
-
-export interface QuoteToInvoiceResult {
-  stopped: boolean
-  outcome: string
-  jobId: string | null
-  invoice: InvoiceSummary | null
-  send: SendStep | null
-}
+export type { QuoteJobStep, QuoteToInvoiceInput, QuoteToInvoiceResult }
 
 export const quoteToInvoiceDefinition = defineWorkflow({
   workflow: quoteToInvoice,
-  id: (input: QuoteToInvoiceInput) => quoteToInvoiceWorkflowId(input.companyId, input.quoteId),
+  id: quoteToInvoiceWorkflowId,
   idConflictPolicy: 'USE_EXISTING',
   idReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
   description: "Carries one Accepted quote to payment: its job (made if missing), then, once the job is Completed, the invoice and its payment link; stops if the job is Cancelled. One run per quote; a failed run may be started again.",
 })
 
-export type QuoteJobStep = { stop: string; jobId: null; created: false; title: null } | { stop: null; jobId: string; created: boolean; title: string }
 
 /** The quote's job: the one it has, or a new one made through jobs.create's path. */
 export async function ensureQuoteJob(deps: Deps, input: { companyId: string; quoteId: string }): Promise<QuoteJobStep> {
@@ -100,7 +82,7 @@ export const quoteToInvoiceOperation = defineOperation({
     const companyId = ctx.principal!.companyId
     assertId(input.quote_id, 'Quote')
     const now = ctx.deps.clock.now()
-    const workflowId = quoteToInvoiceWorkflowId(companyId, input.quote_id)
+    const workflowId = quoteToInvoiceWorkflowId({ companyId, quoteId: input.quote_id })
     return withTenantThenStart(ctx.deps, companyId, async (tx, start) => {
       const quote = await findQuote(tx, input.quote_id, sydneyDate(now), { forUpdate: true })
       if (!quote) throw notFound('Quote')

@@ -13,10 +13,9 @@ import { isAuMobile } from '../../core/phone.js'
 import { withTenant } from '../../db/sql.js'
 import { defineWorkflow, workflowStart } from '../../temporal/contract.js'
 import type { StartAfterCommit } from '../../temporal/outbox.js'
-import { referralOffer } from '../../../workflows/referral-offer.js'
-import type { QueuedMessage } from '../comms/deliver.js'
+import { referralOffer, referralOfferWorkflowId, type ReferralOfferInput, type ReferralPlan } from '../../../workflows/referral-offer.js'
+import type { QueuedMessage } from '../../../workflows/messages.js'
 import { findJob } from '../jobs/queries.js'
-import type { PendingMessage } from './approval.js'
 import { automationChoice, recordRunStarted } from './settings.js'
 
 export const REFERRAL_PROGRAM = 'referral_program'
@@ -36,15 +35,11 @@ export interface ReferralSettingsValue {
   approval_expiry_hours?: number
 }
 
-export interface ReferralOfferInput {
-  companyId: string
-  jobId: string
-  delayMs: number
-}
+export type { ReferralOfferInput, ReferralPlan }
 
 export const referralOfferDefinition = defineWorkflow({
   workflow: referralOffer,
-  id: (input: ReferralOfferInput) => `referral-offer:${input.companyId}:${input.jobId}`,
+  id: referralOfferWorkflowId,
   idConflictPolicy: 'USE_EXISTING',
   idReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
   description: 'Sends the client of a 5-star job a referral offer with their personal code, after approval when required; one run per job.',
@@ -107,9 +102,6 @@ export async function trackReferral(tx: postgres.TransactionSql, companyId: stri
     on conflict do nothing`
 }
 
-export type ReferralPlan =
-  | { stop: string }
-  | { stop: null; code: string; summary: string; messages: QueuedMessage[]; preview: PendingMessage[]; approval: { expiresInMs: number } | null }
 
 /** Activity: the offer to send (the client's code made if need be), or why not. */
 export async function planReferralOffer(deps: Deps, input: { companyId: string; jobId: string }): Promise<ReferralPlan> {

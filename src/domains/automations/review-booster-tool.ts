@@ -16,7 +16,9 @@ import { CONFIGURE_HINT, readReviewLinks } from '../reviews/settings.js'
 import { PLATFORM_NAMES } from '../reviews/schema.js'
 import { closed, REVIEW_PLATFORMS } from '../shared-schema.js'
 import { automationChoice } from './settings.js'
-import { REVIEW_BOOSTER, reviewBoosterWorkflowId, startReviewBooster } from './review-booster.js'
+import { REVIEW_BOOSTER, startReviewBooster } from './review-booster.js'
+import { reviewBoosterWorkflowId } from '../../../workflows/review-booster.js'
+import { workflowIdSql } from '../../temporal/contract.js'
 
 const DAY_MS = 86_400_000
 
@@ -43,14 +45,14 @@ export async function boostReviews(deps: Deps, principal: Principal, input: { da
     if (!input.platform && !defaultPlatform) throw new AppError('conflict', `No review link is set up, so there is nothing to send. ${CONFIGURE_HINT}`)
     const jobs = await tx<{ id: string; title: string; lead_name: string; lead_phone: string | null; lead_email: string | null; run_status: string | null }[]>`
       select j.id, j.title, l.name as lead_name, l.phone as lead_phone, l.email as lead_email,
-             (select r.status from automation_runs r where r.workflow_id = ${`review-booster:${companyId}:`} || j.id::text) as run_status
+             (select r.status from automation_runs r where r.workflow_id = ${workflowIdSql(tx, reviewBoosterWorkflowId, { companyId, jobId: tx`j.id` })}) as run_status
       from jobs j join leads l on l.id = j.lead_id
       where j.status = 'Completed' and j.completed_at >= ${since}
         and not exists (select 1 from review_requests rr where rr.job_id = j.id)
       order by j.completed_at, j.id limit 500`
     const out: Static<typeof ReviewBoosterOutput> = { requested: [], existing: [], skipped: [], needs_approval: (await automationChoice(tx, REVIEW_BOOSTER)).needsApproval, note: '' }
     for (const job of jobs) {
-      const workflowId = reviewBoosterWorkflowId(companyId, job.id)
+      const workflowId = reviewBoosterWorkflowId({ companyId, jobId: job.id })
       if (job.run_status && job.run_status !== 'failed') {
         out.existing.push({ job_id: job.id, workflow_id: workflowId, status: job.run_status })
         continue

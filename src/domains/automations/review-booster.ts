@@ -13,7 +13,7 @@ import { isAuMobile } from '../../core/phone.js'
 import { withTenant } from '../../db/sql.js'
 import { defineWorkflow, workflowStart } from '../../temporal/contract.js'
 import { withTenantThenStart, type StartAfterCommit } from '../../temporal/outbox.js'
-import { reviewBooster } from '../../../workflows/review-booster.js'
+import { reviewBooster, reviewBoosterWorkflowId, type ReviewBoosterInput, type ReviewStep, type ReviewStepInput, type ReviewStepOutcome, type ReviewStepPlan } from '../../../workflows/review-booster.js'
 import { optedOutSince } from '../comms/record.js'
 import { findJob } from '../jobs/queries.js'
 import { prepareReviewRequest } from '../reviews/request.js'
@@ -26,7 +26,7 @@ export const REVIEW_BOOSTER = 'review_booster'
 const HOUR_MS = 3_600_000
 
 export type ReviewChannel = 'sms' | 'email' | 'both'
-export type ReviewStep = 'request' | 'reminder'
+export type { ReviewBoosterInput, ReviewStep, ReviewStepOutcome, ReviewStepPlan }
 
 export interface ReviewBoosterSettingsValue {
   delay_days: number
@@ -36,23 +36,10 @@ export interface ReviewBoosterSettingsValue {
   approval_expiry_hours?: number
 }
 
-export interface ReviewBoosterInput {
-  companyId: string
-  jobId: string
-  /** The policy: wait before the request, then before the reminder (0: no reminder). */
-  delayMs: number
-  reminderMs: number
-  platform: ReviewPlatform | null
-  channel: ReviewChannel | null
-  /** Started by jobs.complete (turning the automation off stops it) or by the tool (an explicit request). */
-  automatic: boolean
-}
-
-export const reviewBoosterWorkflowId = (companyId: string, jobId: string) => `review-booster:${companyId}:${jobId}`
 
 export const reviewBoosterDefinition = defineWorkflow({
   workflow: reviewBooster,
-  id: (input: ReviewBoosterInput) => reviewBoosterWorkflowId(input.companyId, input.jobId),
+  id: reviewBoosterWorkflowId,
   idConflictPolicy: 'USE_EXISTING',
   idReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
   description: 'Asks the client of a completed job for a review after a delay, then sends one reminder unless they opted out, replied or were asked twice; one run per job (a failed run may be started again).',
@@ -77,18 +64,7 @@ export async function startReviewBooster(
   return { workflowId: spec.workflowId, requestAt: new Date(now.getTime() + (spec.input as ReviewBoosterInput).delayMs).toISOString() }
 }
 
-interface StepInput {
-  companyId: string
-  jobId: string
-  step: ReviewStep
-  automatic: boolean
-  platform: ReviewPlatform | null
-  channel: ReviewChannel | null
-}
-
-export type ReviewStepPlan =
-  | { stop: string }
-  | { stop: null; alreadyAsked: string | null; summary: string; preview: PendingMessage[]; approval: { expiresInMs: number } | null }
+type StepInput = ReviewStepInput
 
 const REMINDER_WORDING = (first: string, business: string) =>
   `Hi ${first}, a quick reminder from ${business}: if you have a moment, we'd appreciate an honest review of our work. If you've already left one, thank you!`
@@ -151,13 +127,6 @@ export async function planReviewStep(deps: Deps, input: StepInput): Promise<Revi
       throw error
     }
   })
-}
-
-export interface ReviewStepOutcome {
-  sent: boolean
-  requestNumber: number | null
-  channels: string[]
-  note: string
 }
 
 /**

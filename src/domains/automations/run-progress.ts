@@ -5,23 +5,9 @@ import type postgres from 'postgres'
 import type { Deps } from '../../core/deps.js'
 import { withTenant } from '../../db/sql.js'
 import { recordRunFinished, recordRunStep } from './settings.js'
+import type { RunFinishRecord, RunStepRecord } from '../../../workflows/automation-run.js'
 
-export interface RunStepRecord {
-  companyId: string
-  workflowId: string
-  step: string
-  result: string
-  /** Replaces the run's progress when given. */
-  progress?: Record<string, unknown>
-}
-
-export interface RunFinishRecord {
-  companyId: string
-  workflowId: string
-  status: 'completed' | 'stopped' | 'failed'
-  outcome: string
-  progress?: Record<string, unknown>
-}
+export type { RunFinishRecord, RunStepRecord }
 
 async function setProgress(tx: postgres.TransactionSql, workflowId: string, progress: Record<string, unknown> | undefined) {
   if (progress) await tx`update automation_runs set progress = ${tx.json(progress as postgres.JSONValue)} where workflow_id = ${workflowId}`

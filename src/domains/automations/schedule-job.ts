@@ -13,7 +13,7 @@ import { localDate, zonedToInstant } from '../../core/zoned-time.js'
 import { withTenant } from '../../db/sql.js'
 import { defineWorkflow, workflowStart } from '../../temporal/contract.js'
 import { withTenantThenStart } from '../../temporal/outbox.js'
-import { scheduleJob } from '../../../workflows/schedule-job.js'
+import { scheduleJob, scheduleJobWorkflowId, type ScheduleJobInput, type ScheduleJobResult } from '../../../workflows/schedule-job.js'
 import { updateJob } from '../jobs/service.js'
 import { AuState, closed, Id } from '../shared-schema.js'
 import { businessDayAfter, type AuStateCode } from './business-days.js'
@@ -22,29 +22,11 @@ import { automationChoice, recordRunStarted, recordRunStep } from './settings.js
 
 export const SCHEDULE_JOB = 'schedule_job'
 
-export interface ScheduleJobInput {
-  companyId: string
-  jobId: string
-  /** The n-th schedule_job run for this job: a job may be booked again later (a new run). */
-  runNumber: number
-  state: AuStateCode
-  startTime: string
-  technician: string | null
-}
-
-export interface ScheduleJobResult {
-  stopped: boolean
-  outcome: string
-  scheduledDate: string | null
-  localDate: string | null
-  skipped: { date: string; reason: string }[]
-}
-
-export const scheduleJobWorkflowId = (companyId: string, jobId: string, n: number) => `schedule-job:${companyId}:${jobId}:${n}`
+export type { ScheduleJobInput, ScheduleJobResult }
 
 export const scheduleJobDefinition = defineWorkflow({
   workflow: scheduleJob,
-  id: (input: ScheduleJobInput) => scheduleJobWorkflowId(input.companyId, input.jobId, input.runNumber),
+  id: scheduleJobWorkflowId,
   idConflictPolicy: 'USE_EXISTING',
   idReusePolicy: 'REJECT_DUPLICATE',
   description: 'Books one job on the next business day of its state (weekends and public holidays skipped) at the local start time. One run per job and request number: a second start is the same booking.',

@@ -16,7 +16,7 @@ import { localDateTime } from '../../core/zoned-time.js'
 import { withTenant } from '../../db/sql.js'
 import { defineWorkflow, workflowStart } from '../../temporal/contract.js'
 import { enqueueWorkflow } from '../../temporal/outbox.js'
-import { teamNotify } from '../../../workflows/team-notify.js'
+import { teamNotify, teamNotifyWorkflowId, type TeamMessage, type TeamNotifyInput, type TeamNotifyOutcome } from '../../../workflows/team-notify.js'
 import { insertPendingAction, type PendingMessage } from './approval.js'
 import type { TeamNotifyInputSchema } from './control-schema.js'
 import { automationChoice, recordRunFinished, recordRunStarted } from './settings.js'
@@ -26,34 +26,11 @@ export const TEAM_NOTIFY = 'team_notify'
 const HOUR_MS = 3_600_000
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
-export interface TeamMessage {
-  channel: 'sms' | 'email'
-  to: string
-  name: string | null
-  subject?: string
-  body: string
-  text?: string
-}
-
-export interface TeamNotifyInput {
-  companyId: string
-  /** Made in the call's transaction: the workflow id and every message key come from it. */
-  noticeId: string
-  jobId: string | null
-  summary: string
-  messages: TeamMessage[]
-  /** Set when the company holds team notices for approval; the expiry is policy, so tests use seconds. */
-  approval: { actionId: string; expiresInMs: number } | null
-}
-
-export interface TeamNotifyOutcome {
-  sent: { channel: string; to: string; status: string }[]
-  failed: { channel: string; to: string; error: string }[]
-}
+export type { TeamMessage, TeamNotifyInput, TeamNotifyOutcome }
 
 export const teamNotifyDefinition = defineWorkflow({
   workflow: teamNotify,
-  id: (input: TeamNotifyInput) => `team-notify:${input.companyId}:${input.noticeId}`,
+  id: teamNotifyWorkflowId,
   idConflictPolicy: 'USE_EXISTING',
   idReusePolicy: 'REJECT_DUPLICATE',
   description: 'Sends one team notice (SMS and/or email), after approval when the company requires it; expires unsent when nobody decides. One run per notice: a second start is the same notice.',
@@ -95,7 +72,7 @@ export async function notifyTeam(deps: Deps, principal: Principal, input: Static
   const channel = input.channel ?? 'sms'
   if (input.job_id !== undefined && !isUuid(input.job_id)) throw notFound('Job')
   const noticeId = randomUUID()
-  const workflowId = teamNotifyDefinition.id({ companyId, noticeId } as TeamNotifyInput)
+  const workflowId = teamNotifyWorkflowId({ companyId, noticeId })
   const now = deps.clock.now()
   const result = await withTenant(deps.db, companyId, async (tx) => {
     const choice = await automationChoice<{ approval_expiry_hours: number }>(tx, TEAM_NOTIFY)

@@ -9,10 +9,10 @@ import { WRITE } from '../../core/annotations.js'
 import { Nullable } from '../../core/schema-helpers.js'
 import { defineWorkflow, workflowStart } from '../../temporal/contract.js'
 import { withTenantThenStart } from '../../temporal/outbox.js'
-import { triggerInvoice } from '../../../workflows/trigger-invoice.js'
+import { triggerInvoice, triggerInvoiceWorkflowId, type TriggerInvoiceInput, type TriggerInvoiceResult } from '../../../workflows/trigger-invoice.js'
 import { closed, Id } from '../shared-schema.js'
-import type { ChannelChoice } from './follow-up-quote.js'
-import { existingFinalInvoice, InvoiceSummarySchema, presentSummary, type InvoiceSummary, type SendStep } from './invoice-job.js'
+import type { ChannelChoice } from '../../../workflows/messages.js'
+import { existingFinalInvoice, InvoiceSummarySchema, presentSummary } from './invoice-job.js'
 import { assertId, awaitShortRun, nextRunNumber, RunStatus } from './job-flow-common.js'
 import { automationChoice, recordRunStarted } from './settings.js'
 
@@ -20,25 +20,11 @@ export const TRIGGER_INVOICE = 'trigger_invoice'
 
 export interface InvoiceFlowSettingsValue { channel?: ChannelChoice }
 
-export interface TriggerInvoiceInput {
-  companyId: string
-  jobId: string
-  runNumber: number
-  channel: ChannelChoice
-}
-
-export interface TriggerInvoiceResult {
-  stopped: boolean
-  outcome: string
-  invoice: InvoiceSummary | null
-  /** False when the job had its invoice already. */
-  created: boolean
-  send: SendStep | null
-}
+export type { TriggerInvoiceInput, TriggerInvoiceResult }
 
 export const triggerInvoiceDefinition = defineWorkflow({
   workflow: triggerInvoice,
-  id: (input: TriggerInvoiceInput) => `trigger-invoice:${input.companyId}:${input.jobId}:${input.runNumber}`,
+  id: triggerInvoiceWorkflowId,
   idConflictPolicy: 'USE_EXISTING',
   idReusePolicy: 'REJECT_DUPLICATE',
   description: "Invoices one Completed job and sends the invoice's payment link (or the invoice) once. One run per job and request number; the job's live final invoice stops any further run.",

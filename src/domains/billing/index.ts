@@ -3,6 +3,7 @@ import { billingOperations } from './operations.js'
 import { getBilling, getUsage } from './service.js'
 import { expireTrialIfUnpaid } from './subscription.js'
 import { trialLifecycleDefinition } from './trial.js'
+import type { TrialLifecycleActivities } from '../../../workflows/trial-lifecycle.js'
 
 export const billingDomain = defineDomain({
   name: 'billing',
@@ -16,6 +17,6 @@ export const billingDomain = defineDomain({
     async expireTrialIfUnpaid(input: { companyId: string }): Promise<{ expired: boolean }> {
       return { expired: await expireTrialIfUnpaid(deps, input.companyId) }
     },
-  }),
+  }) satisfies TrialLifecycleActivities,
   workflows: [trialLifecycleDefinition],
 })

@@ -1,11 +1,11 @@
 // The trial of a paid plan chosen without a payment method: one workflow per trial period (the id
 // carries the period's end), so a later trial of the same company gets its own run.
 import { defineWorkflow, workflowStart } from '../../temporal/contract.js'
-import { trialLifecycle, type TrialLifecycleInput } from '../../../workflows/trial-lifecycle.js'
+import { trialLifecycle, trialLifecycleWorkflowId } from '../../../workflows/trial-lifecycle.js'
 
 export const trialLifecycleDefinition = defineWorkflow({
   workflow: trialLifecycle,
-  id: (input: TrialLifecycleInput) => `trial:${input.companyId}:${input.trialEndsAt}`,
+  id: trialLifecycleWorkflowId,
   idConflictPolicy: 'USE_EXISTING',
   idReusePolicy: 'REJECT_DUPLICATE',
   description: 'Waits until a trial ends and, unless the company has paid, marks it expired (back to free features). One run per trial period.',

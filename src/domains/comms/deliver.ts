@@ -4,21 +4,14 @@
 import type postgres from 'postgres'
 import { defineWorkflow, workflowStart, type WorkflowSpec } from '../../temporal/contract.js'
 import { reserveOrRefuse } from '../billing/message-quota.js'
-import { deliverMessages } from '../../../workflows/deliver-messages.js'
-import type { MessageRequest } from './send.js'
+import { deliverMessages, deliverMessagesWorkflowId, type DeliverMessagesInput } from '../../../workflows/deliver-messages.js'
+import type { QueuedMessage } from '../../../workflows/messages.js'
 
-export type QueuedMessage = Omit<MessageRequest, 'companyId'>
-
-export interface DeliverMessagesInput {
-  companyId: string
-  /** What the messages are about, e.g. quote-send:<quoteId>:<send number>; the workflow id comes from it. */
-  subject: string
-  messages: QueuedMessage[]
-}
+export type { QueuedMessage, DeliverMessagesInput }
 
 export const deliverMessagesDefinition = defineWorkflow({
   workflow: deliverMessages,
-  id: (input: DeliverMessagesInput) => `deliver:${input.companyId}:${input.subject}`,
+  id: deliverMessagesWorkflowId,
   idConflictPolicy: 'USE_EXISTING',
   idReusePolicy: 'REJECT_DUPLICATE',
   description: 'Delivers the messages of one action (a quote sent, an on-my-way notice) with retries; one run per action, and each message is sent at most once.',

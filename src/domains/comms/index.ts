@@ -3,8 +3,10 @@ import { defineDomain } from '../../core/domain.js'
 import { PermanentDeliveryError } from '../../providers/sms/provider.js'
 import { commsManagement, commsOperations } from './operations.js'
 import { deliverMessagesDefinition } from './deliver.js'
-import { sendMessage, type MessageRequest } from './send.js'
+import { sendMessage } from './send.js'
+import type { MessageRequest } from '../../../workflows/messages.js'
 import { listMessages } from './service.js'
+import type { SendMessageActivities } from '../../../workflows/messages.js'
 
 export const commsDomain = defineDomain({
   name: 'comms',
@@ -27,7 +29,7 @@ export const commsDomain = defineDomain({
         throw error
       }
     },
-  }),
+  }) satisfies SendMessageActivities,
   workflows: [deliverMessagesDefinition],
   usageCounts: { communications: 'select count(*)::int from communications' },
 })

@@ -8,7 +8,7 @@ import type { Deps } from '../../core/deps.js'
 import { normaliseAuPhone } from '../../core/phone.js'
 import { composeMessage } from './compose.js'
 import { isMarketing, optOutAddress, type Sender } from './spam-act.js'
-import type { MessageRequest } from './send.js'
+import type { MessageRequest } from '../../../workflows/messages.js'
 
 export interface Company extends Sender {
   contactEmail: string

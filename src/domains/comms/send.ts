@@ -14,38 +14,9 @@ import { textFromHtml, unsubscribeHeaders } from './compose.js'
 import { optedOutReason, optedOutSince, readCompany, recordOutbound, unsubscribeUrl, type Company } from './record.js'
 import { isMarketing } from './spam-act.js'
 import { twilioStatusCallbackUrl } from './twilio-status.js'
+import type { MessageOutcome, MessageRequest } from '../../../workflows/messages.js'
 
-export interface MessageRequest {
-  companyId: string
-  channel: 'sms' | 'email'
-  /** What the message is; marketing types (spam-act.ts) get the opt-out and are never sent to an address that opted out. */
-  messageType: string
-  to: string
-  subject?: string
-  body: string
-  /** Plain-text alternative for email (derived from the HTML when absent). */
-  text?: string
-  /** Email only; defaults to the company's contact email. */
-  replyTo?: string
-  leadId?: string
-  quoteId?: string
-  jobId?: string
-  invoiceId?: string
-  /** Email only: attach this invoice's tax-invoice PDF, rendered when the message is sent (not carried in the workflow input). */
-  attachInvoicePdf?: string
-  idempotencyKey: string
-  /** Already counted against the monthly limit by the action that queued it (quotes.send, jobs.send_eta). */
-  quotaReserved?: boolean
-}
-
-export interface MessageOutcome {
-  communicationId: string
-  /** not_sent: refused before the provider (the monthly limit reached, or the recipient opted out of marketing). */
-  status: 'recorded' | 'queued' | 'sent' | 'delivered' | 'undelivered' | 'failed' | 'not_sent'
-  provider: string
-  alreadySent: boolean
-  reason?: string
-}
+export type { MessageOutcome, MessageRequest } from '../../../workflows/messages.js'
 
 interface CommRow {
   id: string

@@ -17,7 +17,7 @@ import { sanitiseEmailHtml, textFromHtml } from './compose.js'
 import { findMessage, listMessageRows, presentMessage } from './queries.js'
 import { optedOutReason, optedOutSince, readCompany, recordOutbound } from './record.js'
 import type { ListMessagesInput, SendEmailInput, SendSmsInput } from './schema.js'
-import type { MessageRequest } from './send.js'
+import type { MessageRequest } from '../../../workflows/messages.js'
 import { isMarketing } from './spam-act.js'
 
 const MOBILE_RULE = 'an Australian mobile number is required, e.g. 0412 345 678 or +61 412 345 678'

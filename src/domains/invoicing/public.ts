@@ -9,7 +9,7 @@ import type { EmailAttachment } from '../../providers/email/provider.js'
 import type { InvoiceDocument } from './document.js'
 import { renderInvoicePdf } from './pdf.js'
 import { findInvoice, findInvoiceByToken, type InvoiceRow } from './queries.js'
-import { presentRow } from './service.js'
+import { presentRow } from './load.js'
 import { readSettings } from './settings.js'
 
 /** The company an invoice token belongs to; anything that cannot be a token is not_found before the database. */

@@ -12,7 +12,7 @@ import { recordInvoiceSent } from './issue.js'
 import { balanceCents, findInvoice, publicInvoiceUrl } from './queries.js'
 import { sydneyDate } from '../../core/period.js'
 // A cycle with service.ts, used only at call time: the event carries the invoice as the API shows it.
-import { loadInvoice } from './service.js'
+import { loadInvoice } from './load.js'
 import { startInvoiceChase } from '../automations/chase-payment.js'
 
 export interface Delivery {

@@ -15,24 +15,15 @@ import { findQuote, lineItemsFor, type QuoteRow } from '../quotes/queries.js'
 import {
   basisFromAmount, basisFromQuote, claimAmount, claimLines, claimPercent, finalLines, type Amounts, type BasisLine, type Invoiced, type PriorInvoice,
 } from './allocation.js'
-import type { Invoice } from './document.js'
 import { issueInvoice, type NewLine } from './issue.js'
-import { findInvoice, invoicesOfJob, linesOf, listInvoiceRows, paymentsActive, presentInvoice, type InvoiceRow } from './queries.js'
+import { invoicesOfJob, linesOf, listInvoiceRows, paymentsActive, presentInvoice, type InvoiceRow } from './queries.js'
 import type { GenerateInvoiceInput, ListInvoicesInput } from './schema.js'
 import { queueInvoiceMessages } from './send.js'
+import { loadInvoice, presentRow } from './load.js'
 import { readSettings } from './settings.js'
 import { paymentClaimStatement } from './sop.js'
 
-export async function loadInvoice(deps: Deps, tx: postgres.TransactionSql, id: string): Promise<Invoice> {
-  const row = await findInvoice(tx, id, sydneyDate(deps.clock.now()))
-  if (!row) throw notFound('Invoice')
-  return presentRow(deps, tx, row)
-}
-
-export async function presentRow(deps: Deps, tx: postgres.TransactionSql, row: InvoiceRow): Promise<Invoice> {
-  const lines = await linesOf(tx, [row.id])
-  return presentInvoice(row, lines.get(row.id)!, deps.urls.siteRoot, await paymentsActive(tx, deps.payments.name))
-}
+export { loadInvoice, presentRow }
 
 /** A quote's lines, each with its share of the quote's GST: what a deposit and a job's invoices split. */
 export async function quoteBasis(tx: postgres.TransactionSql, quote: Pick<QuoteRow, 'id' | 'gst_cents'>): Promise<BasisLine[]> {

@@ -2,6 +2,7 @@ import { defineDomain } from '../../core/domain.js'
 import { reminderOperations } from './operations.js'
 import { listReminders } from './service.js'
 import { fireReminder, reminderTimerDefinition } from './timer.js'
+import type { ReminderTimerActivities } from '../../../workflows/reminder-timer.js'
 
 export const remindersDomain = defineDomain({
   name: 'reminders',
@@ -13,8 +14,8 @@ export const remindersDomain = defineDomain({
   }],
   operations: reminderOperations,
   activities: (deps) => ({
-    fireReminder: (input: { companyId: string; reminderId: string; revision: number }) => fireReminder(deps, input),
-  }),
+    fireReminder: (input) => fireReminder(deps, input),
+  }) satisfies Omit<ReminderTimerActivities, 'sendMessage'>, // sendMessage: comms
   workflows: [reminderTimerDefinition],
   usageCounts: { reminders: 'select count(*)::int from reminders' },
 })

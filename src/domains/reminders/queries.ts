@@ -2,7 +2,7 @@
 import type postgres from 'postgres'
 import { cappedCount, limitOffset, whereAll, type Page } from '../../core/paging.js'
 import { localDateTime } from '../../core/zoned-time.js'
-import { reminderWorkflowId } from './timer.js'
+import { reminderTimerWorkflowId } from '../../../workflows/reminder-timer.js'
 import type { NotifyChannel } from './schema.js'
 
 export interface ReminderRow {
@@ -46,7 +46,7 @@ export function presentReminder(row: ReminderRow) {
     job: row.job_id ? { id: row.job_id, title: row.job_title! } : null,
     firedAt: row.fired_at?.toISOString() ?? null,
     doneAt: row.done_at?.toISOString() ?? null,
-    timer: row.done_at ? null : { workflowId: reminderWorkflowId(row.company_id, row.id, row.schedule_revision) },
+    timer: row.done_at ? null : { workflowId: reminderTimerWorkflowId({ companyId: row.company_id, reminderId: row.id, revision: row.schedule_revision }) },
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   }

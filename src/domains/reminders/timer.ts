@@ -6,37 +6,14 @@ import { isAuMobile } from '../../core/phone.js'
 import { localDateTime } from '../../core/zoned-time.js'
 import { withTenant } from '../../db/sql.js'
 import { defineWorkflow, workflowStart } from '../../temporal/contract.js'
-import { reminderTimer } from '../../../workflows/reminder-timer.js'
-import type { QueuedMessage } from '../comms/deliver.js'
+import { reminderTimer, reminderTimerWorkflowId, type FireDecision, type ReminderTimerInput, type ReminderTimerResult } from '../../../workflows/reminder-timer.js'
+import type { QueuedMessage } from '../../../workflows/messages.js'
 
-export interface ReminderTimerInput {
-  companyId: string
-  reminderId: string
-  /** reminders.schedule_revision this run serves; a later revision makes it stand down. */
-  revision: number
-  /** The run of the previous revision, told to stand down first (unused for revision 1). */
-  previousWorkflowId: string
-  /** Due time (ISO, UTC) as of this revision; the database has the last word when it fires. */
-  dueAt: string
-  /** false: the reminder was done; this run only stands the previous one down. */
-  armed: boolean
-}
-
-export type FireDecision =
-  | { outcome: 'not_due'; dueAt: string; messages: [] }
-  | { outcome: 'fired' | 'already_fired'; messages: QueuedMessage[] }
-  | { outcome: 'done' | 'superseded' | 'gone'; messages: [] }
-
-export interface ReminderTimerResult {
-  outcome: FireDecision['outcome'] | 'stood_down'
-  notices: { channel: string; status: string; error?: string }[]
-}
-
-export const reminderWorkflowId = (companyId: string, reminderId: string, revision: number) => `reminder:${companyId}:${reminderId}:${revision}`
+export type { FireDecision, ReminderTimerInput, ReminderTimerResult }
 
 export const reminderTimerDefinition = defineWorkflow({
   workflow: reminderTimer,
-  id: (input: ReminderTimerInput) => reminderWorkflowId(input.companyId, input.reminderId, input.revision),
+  id: reminderTimerWorkflowId,
   idConflictPolicy: 'USE_EXISTING',
   idReusePolicy: 'REJECT_DUPLICATE',
   description: 'Sleeps on a durable timer until a reminder is due, then marks it fired and tells the owner. One run per reminder and schedule revision: moving the due time or marking it done starts the next revision, which stands the previous run down.',
@@ -45,7 +22,7 @@ export const reminderTimerDefinition = defineWorkflow({
 export function reminderTimerStart(companyId: string, reminderId: string, revision: number, dueAt: Date, armed: boolean) {
   return workflowStart(reminderTimerDefinition, {
     companyId, reminderId, revision, armed, dueAt: dueAt.toISOString(),
-    previousWorkflowId: reminderWorkflowId(companyId, reminderId, revision - 1),
+    previousWorkflowId: reminderTimerWorkflowId({ companyId, reminderId, revision: revision - 1 }),
   })
 }
 

@@ -5,24 +5,17 @@ import type postgres from 'postgres'
 import type { Deps } from '../../core/deps.js'
 import { withTenant } from '../../db/sql.js'
 import { defineWorkflow } from '../../temporal/contract.js'
-import { webhookDelivery } from '../../../workflows/webhook-delivery.js'
+import { webhookDelivery, webhookDeliveryWorkflowId, type AttemptResult, type WebhookDeliveryInput } from '../../../workflows/webhook-delivery.js'
 import { sendMessage } from '../comms/send.js'
 import { escapeHtml } from '../../core/html-escape.js'
 import { postWebhook } from './http-post.js'
 import { signDelivery } from './signing.js'
 
-export interface WebhookDeliveryInput {
-  companyId: string
-  deliveryId: string
-  /** 0 for the first delivery, then one more for each redelivery. */
-  run: number
-  /** Delay before each attempt, in ms (the policy is part of the input, so tests run it short). */
-  scheduleMs: number[]
-}
+export type { AttemptResult, WebhookDeliveryInput }
 
 export const webhookDeliveryDefinition = defineWorkflow({
   workflow: webhookDelivery,
-  id: (input: WebhookDeliveryInput) => `webhook:${input.companyId}:${input.deliveryId}:${input.run}`,
+  id: webhookDeliveryWorkflowId,
   idConflictPolicy: 'USE_EXISTING',
   idReusePolicy: 'REJECT_DUPLICATE',
   description: 'Delivers one event to one webhook subscription with retries; one run per delivery and redelivery, each attempt recorded once.',
@@ -35,11 +28,6 @@ export function deliveryRunInput(deps: Deps, d: { companyId: string; deliveryId:
   const configured = deps.config.WEBHOOK_RETRY_SCHEDULE_MS
   const scheduleMs = configured ? configured.split(',').map((s) => Number(s.trim())).filter((n) => Number.isFinite(n) && n >= 0) : DEFAULT_RETRY_SCHEDULE_MS
   return { ...d, scheduleMs: scheduleMs.length ? scheduleMs : DEFAULT_RETRY_SCHEDULE_MS }
-}
-
-export interface AttemptResult {
-  outcome: 'delivered' | 'retry' | 'failed' | 'gone' | 'disabled' | 'stopped'
-  retryAfterSeconds?: number | null
 }
 
 interface Loaded {
