@@ -5,6 +5,7 @@ import type postgres from 'postgres'
 import { AppError } from '../../core/errors.js'
 import { secondsUntil, usagePeriod } from '../../core/period.js'
 import { activePlans, type PlanRow } from './plans.js'
+import { releaseUsage, reserveUsage } from './queries.js'
 
 export type MeteredMessage = 'sms' | 'emails' | 'llm_calls'
 
@@ -32,23 +33,20 @@ export async function reserveMessages(
 ): Promise<QuotaRefusal | null> {
   if (request.count <= 0) return null
   const period = usagePeriod(request.now)
-  const [row] = await tx<{ allowed: boolean; used: number; usage_limit: number; effective_plan_slug: string }[]>`
-    select * from reserve_usage(${request.companyId}, ${period.key}, ${request.metric}, ${request.count}, ${request.now})`
-  if (row!.allowed) return null
+  const row = await reserveUsage(tx, { companyId: request.companyId, periodKey: period.key, metric: request.metric, count: request.count, now: request.now })
+  if (row.allowed) return null
   // On the same connection: asking the pool for another while this transaction holds one could starve it.
   const plans = await activePlans(tx)
-  const upgrade = plans.find((p) => Number(p[LIMIT_COLUMN[request.metric]]) > row!.usage_limit)
+  const upgrade = plans.find((p) => Number(p[LIMIT_COLUMN[request.metric]]) > row.usage_limit)
   return {
-    metric: request.metric, limit: row!.usage_limit, used: row!.used, planSlug: row!.effective_plan_slug,
+    metric: request.metric, limit: row.usage_limit, used: row.used, planSlug: row.effective_plan_slug,
     resetsAt: period.end, retryAfterSeconds: secondsUntil(period.end, request.now), upgradePlan: upgrade?.slug ?? null,
   }
 }
 
 /** Gives back counted messages that were never handed over (a provider refused them for good). */
 export async function releaseMessages(tx: postgres.TransactionSql, request: { metric: MeteredMessage; count: number; now: Date }): Promise<void> {
-  await tx`
-    update usage_counters set count = greatest(count - ${request.count}, 0)
-    where period = ${usagePeriod(request.now).key} and metric = ${request.metric}`
+  await releaseUsage(tx, { periodKey: usagePeriod(request.now).key, metric: request.metric, count: request.count })
 }
 
 export function describeRefusal(r: QuotaRefusal): string {

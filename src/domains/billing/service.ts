@@ -7,6 +7,7 @@ import { usagePeriod } from '../../core/period.js'
 import { withTenant } from '../../db/sql.js'
 import { activePlans, findPlan, planBySlug, presentPlan, priceCents } from './plans.js'
 import { effectivePlanSlug, readSubscription } from './subscription.js'
+import { findApiCallLimitOverride, findContactEmail, insertCheckoutSession, insertPortalSession, listUsageCounters } from './queries.js'
 
 const DAY_MS = 86_400_000
 
@@ -60,10 +61,10 @@ export async function getUsage(deps: Deps, principal: Principal) {
   const { counters, resources, plan, apiCallLimit } = await withTenant(deps.db, principal.companyId, async (tx) => {
     // Issued together: postgres.js pipelines them on the transaction's connection.
     const [rows, resources, sub, [company]] = await Promise.all([
-      tx<{ metric: string; count: number }[]>`select metric, count from usage_counters where period = ${period.key}`,
+      listUsageCounters(tx, period.key),
       deps.countResources(tx),
       readSubscription(tx),
-      tx<{ api_call_limit_override: number | null }[]>`select api_call_limit_override from companies`,
+      findApiCallLimitOverride(tx),
     ])
     const plan = await planBySlug(tx, effectivePlanSlug(sub, now))
     if (!plan) throw new AppError('internal_error', 'Subscription names an unknown plan.')
@@ -116,14 +117,12 @@ export async function createCheckout(deps: Deps, principal: Principal, input: { 
   const cycle = input.billing_cycle ?? 'monthly'
   const amountCents = priceCents(plan, cycle)
   // The provider is called outside any transaction; only the session it returns is written.
-  const [company] = await withTenant(deps.db, principal.companyId, (tx) => tx<{ contact_email: string }[]>`select contact_email from companies`)
+  const contactEmail = await withTenant(deps.db, principal.companyId, findContactEmail)
   const session = await deps.payments.createCheckoutSession({
     companyId: principal.companyId, planSlug: plan.slug, planName: plan.name, billingCycle: cycle, amountCents,
-    customerEmail: company!.contact_email,
+    customerEmail: contactEmail,
   })
-  await withTenant(deps.db, principal.companyId, (tx) => tx`
-    insert into checkout_sessions (id, company_id, kind, plan_slug, billing_cycle, status, provider, url, expires_at)
-    values (${session.id}, ${principal.companyId}, 'checkout', ${plan.slug}, ${cycle}, 'open', ${deps.payments.name}, ${session.url}, ${session.expiresAt})`)
+  await withTenant(deps.db, principal.companyId, (tx) => insertCheckoutSession(tx, principal.companyId, { ...session, provider: deps.payments.name }, { slug: plan.slug, cycle }))
   return {
     checkout_url: session.url,
     session_id: session.id,
@@ -142,8 +141,6 @@ export async function createPortal(deps: Deps, principal: Principal) {
     throw new AppError('conflict', 'There is no paid subscription to manage yet. Start one with POST /api/v1/billing/checkout.')
   }
   const session = await deps.payments.createPortalSession({ companyId: principal.companyId, customerId: sub.provider_customer_id })
-  await withTenant(deps.db, principal.companyId, (tx) => tx`
-    insert into checkout_sessions (id, company_id, kind, status, provider, url, expires_at)
-    values (${session.id}, ${principal.companyId}, 'portal', 'open', ${deps.payments.name}, ${session.url}, ${session.expiresAt})`)
+  await withTenant(deps.db, principal.companyId, (tx) => insertPortalSession(tx, principal.companyId, { ...session, provider: deps.payments.name }))
   return { portal_url: session.url, session_id: session.id, expires_at: session.expiresAt.toISOString(), provider: deps.payments.name }
 }

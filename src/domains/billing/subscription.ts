@@ -5,25 +5,13 @@ import { AppError } from '../../core/errors.js'
 import { withTenant } from '../../db/sql.js'
 import { forgetCompanyKeys } from '../../core/key-cache.js'
 import type { PlanSlug } from '../../core/access.js'
-
-export interface SubscriptionRow {
-  company_id: string
-  plan_slug: PlanSlug
-  billing_cycle: 'monthly' | 'yearly'
-  status: 'active' | 'trialing' | 'trial_expired' | 'past_due' | 'canceled'
-  trial_ends_at: Date | null
-  current_period_start: Date
-  current_period_end: Date
-  provider: string
-  provider_customer_id: string | null
-  provider_subscription_id: string | null
-}
+import {
+  activateSubscription, cancelActiveSubscription, expireEndedTrial, findSessionCompany, findSubscriptionRow, lockCheckoutSession, markCheckoutComplete,
+  type SubscriptionRow,
+} from './queries.js'
 
 export async function readSubscription(tx: postgres.TransactionSql): Promise<SubscriptionRow> {
-  const [row] = await tx<SubscriptionRow[]>`
-    select company_id, plan_slug, billing_cycle, status, trial_ends_at, current_period_start,
-           current_period_end, provider, provider_customer_id, provider_subscription_id
-    from subscriptions`
+  const row = await findSubscriptionRow(tx)
   if (!row) throw new AppError('internal_error', 'The company has no subscription record.')
   return row
 }
@@ -45,12 +33,9 @@ export function addBillingPeriod(start: Date, cycle: 'monthly' | 'yearly'): Date
 /** Activity: at the end of a trial, mark it expired unless the company has paid. */
 export async function expireTrialIfUnpaid(deps: Deps, companyId: string): Promise<boolean> {
   const expired = await withTenant(deps.db, companyId, async (tx) => {
-    const rows = await tx`
-      update subscriptions set status = 'trial_expired', updated_at = now()
-      where status = 'trialing' and trial_ends_at <= ${deps.clock.now()}
-      returning company_id`
-    if (rows.length) deps.logger.info({ companyId }, 'trial ended unpaid; company falls back to free features')
-    return rows.length > 0
+    const ended = await expireEndedTrial(tx, deps.clock.now())
+    if (ended) deps.logger.info({ companyId }, 'trial ended unpaid; company falls back to free features')
+    return ended
   })
   if (expired) forgetCompanyKeys(deps, companyId)
   return expired
@@ -61,23 +46,19 @@ export async function completeCheckout(deps: Deps, sessionId: string): Promise<{
   const companyId = await sessionCompany(deps, sessionId)
   const result = await withTenant(deps.db, companyId, async (tx) => {
     const now = deps.clock.now()
-    const [session] = await tx<{ plan_slug: PlanSlug; billing_cycle: 'monthly' | 'yearly'; status: string; expires_at: Date }[]>`
-      select plan_slug, billing_cycle, status, expires_at from checkout_sessions
-      where id = ${sessionId} and kind = 'checkout' for update`
+    const session = await lockCheckoutSession(tx, sessionId)
     if (!session) throw new AppError('not_found', 'Checkout session was not found.')
     if (session.status === 'complete') return { companyId, planSlug: session.plan_slug }
     if (session.status !== 'open' || session.expires_at < now) throw new AppError('conflict', 'This checkout session has expired; start a new one.')
     const sub = await readSubscription(tx)
-    await tx`
-      update subscriptions set
-        plan_slug = ${session.plan_slug}, billing_cycle = ${session.billing_cycle}, status = 'active',
-        trial_ends_at = null, current_period_start = ${now},
-        current_period_end = ${addBillingPeriod(now, session.billing_cycle)},
-        provider = ${deps.payments.name},
-        provider_customer_id = ${sub.provider_customer_id ?? `cus_${deps.payments.name}_${companyId.slice(0, 8)}`},
-        provider_subscription_id = ${`sub_${deps.payments.name}_${sessionId.slice(-12)}`},
-        updated_at = now()`
-    await tx`update checkout_sessions set status = 'complete', completed_at = ${now} where id = ${sessionId}`
+    await activateSubscription(tx, {
+      planSlug: session.plan_slug, billingCycle: session.billing_cycle, periodStart: now,
+      periodEnd: addBillingPeriod(now, session.billing_cycle),
+      provider: deps.payments.name,
+      providerCustomerId: sub.provider_customer_id ?? `cus_${deps.payments.name}_${companyId.slice(0, 8)}`,
+      providerSubscriptionId: `sub_${deps.payments.name}_${sessionId.slice(-12)}`,
+    })
+    await markCheckoutComplete(tx, sessionId, now)
     deps.logger.info({ companyId, plan: session.plan_slug }, 'checkout completed')
     return { companyId, planSlug: session.plan_slug }
   })
@@ -89,14 +70,12 @@ export async function completeCheckout(deps: Deps, sessionId: string): Promise<{
 /** Sandbox portal page: cancel at once; the company keeps free features. */
 export async function cancelSubscription(deps: Deps, portalSessionId: string): Promise<void> {
   const companyId = await sessionCompany(deps, portalSessionId)
-  await withTenant(deps.db, companyId, async (tx) => {
-    await tx`update subscriptions set status = 'canceled', updated_at = now() where status in ('active', 'past_due', 'trialing')`
-  })
+  await withTenant(deps.db, companyId, cancelActiveSubscription)
   forgetCompanyKeys(deps, companyId)
 }
 
 export async function sessionCompany(deps: Deps, sessionId: string): Promise<string> {
-  const [row] = await deps.db.app<{ company_id: string | null }[]>`select checkout_session_company(${sessionId}) as company_id`
-  if (!row?.company_id) throw new AppError('not_found', 'Session was not found.')
-  return row.company_id
+  const companyId = await findSessionCompany(deps.db.app, sessionId)
+  if (!companyId) throw new AppError('not_found', 'Session was not found.')
+  return companyId
 }

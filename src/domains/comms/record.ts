@@ -9,14 +9,16 @@ import { normaliseAuPhone } from '../../core/phone.js'
 import { composeMessage } from './compose.js'
 import { isMarketing, optOutAddress, type Sender } from './spam-act.js'
 import type { MessageRequest } from '../../../workflows/messages.js'
+import { findCompanySender, insertOutboundMessage } from './queries/messages.js'
+import { findOptedOutAt } from './queries/opt-outs.js'
 
 export interface Company extends Sender {
   contactEmail: string
 }
 
 export async function readCompany(tx: postgres.TransactionSql): Promise<Company> {
-  const [row] = await tx<{ business_name: string; abn: string | null; contact_email: string }[]>`select business_name, abn, contact_email from companies`
-  return { businessName: row!.business_name, abn: row!.abn, contactEmail: row!.contact_email }
+  const row = await findCompanySender(tx)
+  return { businessName: row.business_name, abn: row.abn, contactEmail: row.contact_email }
 }
 
 export const unsubscribeUrl = (deps: Deps, token: string) => `${deps.urls.siteRoot}/u/${token}`
@@ -29,10 +31,7 @@ export function canonicalAddress(channel: 'sms' | 'email', to: string): string {
 
 /** When the recipient opted out of this company's marketing on this channel, and still is. */
 export async function optedOutSince(tx: postgres.TransactionSql, channel: 'sms' | 'email', to: string): Promise<Date | null> {
-  const [row] = await tx<{ opted_out_at: Date }[]>`
-    select opted_out_at from message_opt_outs
-    where channel = ${channel} and address = ${canonicalAddress(channel, to)} and opted_back_in_at is null`
-  return row?.opted_out_at ?? null
+  return findOptedOutAt(tx, channel, canonicalAddress(channel, to))
 }
 
 export function optedOutReason(channel: 'sms' | 'email', to: string, since: Date, company: Sender): string {
@@ -51,15 +50,13 @@ export async function recordOutbound(
   const token = req.channel === 'email' && isMarketing(req.messageType) ? randomBytes(24).toString('base64url') : null
   const composed = composeMessage(req, options.company, token ? unsubscribeUrl(deps, token) : null)
   const now = deps.clock.now()
-  await tx`
-    insert into communications (id, company_id, channel, message_type, to_address, from_address, subject, body, text_body, unsubscribe_token,
-                                lead_id, quote_id, job_id, invoice_id, attachments, provider, status, error, idempotency_key, quota_counted,
-                                created_at, status_updated_at)
-    values (${options.id ?? tx`gen_random_uuid()`}, ${req.companyId}, ${req.channel}, ${req.messageType}, ${req.channel === 'sms' ? canonicalAddress('sms', req.to) : req.to},
-            ${req.channel === 'email' ? deps.email.from : (deps.sms.name === 'twilio' ? deps.config.TWILIO_FROM ?? null : null)},
-            ${req.subject ?? null}, ${composed.body}, ${composed.text}, ${token},
-            ${req.leadId ?? null}, ${req.quoteId ?? null}, ${req.jobId ?? null}, ${req.invoiceId ?? null},
-            ${req.attachInvoicePdf ? tx.json([{ kind: 'invoice_pdf', invoice_id: req.attachInvoicePdf }]) : null}, ${options.provider},
-            ${options.status ?? 'queued'}, ${options.error ?? null}, ${req.idempotencyKey}, ${req.quotaReserved ?? false}, ${now}, ${now})
-    on conflict (company_id, idempotency_key) do nothing`
+  await insertOutboundMessage(tx, {
+    id: options.id, company_id: req.companyId, channel: req.channel, message_type: req.messageType,
+    to_address: req.channel === 'sms' ? canonicalAddress('sms', req.to) : req.to,
+    from_address: req.channel === 'email' ? deps.email.from : (deps.sms.name === 'twilio' ? deps.config.TWILIO_FROM ?? null : null),
+    subject: req.subject ?? null, body: composed.body, text_body: composed.text, unsubscribe_token: token,
+    lead_id: req.leadId ?? null, quote_id: req.quoteId ?? null, job_id: req.jobId ?? null, invoice_id: req.invoiceId ?? null,
+    attach_invoice_pdf: req.attachInvoicePdf ?? null, provider: options.provider,
+    status: options.status ?? 'queued', error: options.error ?? null, idempotency_key: req.idempotencyKey, quota_counted: req.quotaReserved ?? false,
+  }, now)
 }

@@ -15,20 +15,11 @@ import { optedOutReason, optedOutSince, readCompany, recordOutbound, unsubscribe
 import { isMarketing } from './spam-act.js'
 import { twilioStatusCallbackUrl } from './twilio-status.js'
 import type { MessageOutcome, MessageRequest } from '../../../workflows/messages.js'
+import {
+  lockMessageByKey, lockQuotaCounted, markHandedToProvider, markMessageNotSent, markMessageRefused, markQuotaCounted, requeueMessage, type CommRow,
+} from './queries/messages.js'
 
 export type { MessageOutcome, MessageRequest } from '../../../workflows/messages.js'
-
-interface CommRow {
-  id: string
-  status: 'queued' | 'recorded' | 'sent' | 'delivered' | 'failed' | 'undelivered' | 'received'
-  provider: string
-  quota_counted: boolean
-  handed_to_provider_at: Date | null
-  to_address: string
-  body: string
-  text_body: string | null
-  unsubscribe_token: string | null
-}
 
 type Prepared =
   | { row: CommRow; company: Company; send: true }
@@ -36,18 +27,16 @@ type Prepared =
 
 /** Marks the message not sent, giving back its count if it had one. */
 async function notSent(deps: Deps, tx: postgres.TransactionSql, row: CommRow, channel: 'sms' | 'email', reason: string) {
-  const [current] = await tx<{ quota_counted: boolean }[]>`select quota_counted from communications where id = ${row.id} for update`
-  await tx`update communications set status = 'failed', error = ${reason}, quota_counted = false, status_updated_at = ${deps.clock.now()} where id = ${row.id}`
-  if (current?.quota_counted) await releaseMessages(tx, { metric: metricOf(channel), count: 1, now: deps.clock.now() })
+  const counted = await lockQuotaCounted(tx, row.id)
+  await markMessageNotSent(tx, row.id, reason, deps.clock.now())
+  if (counted) await releaseMessages(tx, { metric: metricOf(channel), count: 1, now: deps.clock.now() })
 }
 
 /** Finds or records the message, checks the opt-outs, and counts it once. Returns what to do next. */
 async function prepare(deps: Deps, tx: postgres.TransactionSql, req: MessageRequest, providerName: string): Promise<Prepared> {
   const company = await readCompany(tx)
   await recordOutbound(deps, tx, req, { provider: providerName, company })
-  const [row] = await tx<CommRow[]>`
-    select id, status, provider, quota_counted, handed_to_provider_at, to_address, body, text_body, unsubscribe_token
-    from communications where idempotency_key = ${req.idempotencyKey} for update`
+  const row = await lockMessageByKey(tx, req.idempotencyKey)
   // Handed over already: never again. One refused before the provider (over the limit, say) may be tried again.
   if (row!.handed_to_provider_at || (row!.status !== 'queued' && row!.status !== 'failed')) return { row: row!, company, send: false }
   if (isMarketing(req.messageType)) {
@@ -62,12 +51,12 @@ async function prepare(deps: Deps, tx: postgres.TransactionSql, req: MessageRequ
     const refusal = await reserveMessages(tx, { companyId: req.companyId, metric: metricOf(req.channel), count: 1, now: deps.clock.now() })
     if (refusal) {
       const reason = `not sent: ${describeRefusal(refusal)}`
-      await tx`update communications set status = 'failed', error = ${reason}, status_updated_at = ${deps.clock.now()} where id = ${row!.id}`
+      await markMessageRefused(tx, row!.id, reason, deps.clock.now())
       return { row: row!, company, send: false, reason }
     }
-    await tx`update communications set quota_counted = true where id = ${row!.id}`
+    await markQuotaCounted(tx, row!.id)
   }
-  if (row!.status === 'failed') await tx`update communications set status = 'queued', error = null where id = ${row!.id}`
+  if (row!.status === 'failed') await requeueMessage(tx, row!.id)
   return { row: row!, company, send: true }
 }
 
@@ -99,11 +88,7 @@ export async function sendMessage(deps: Deps, req: MessageRequest): Promise<Mess
       })
     const now = deps.clock.now()
     // A status callback may have arrived first: the status only moves forward.
-    await withTenant(deps.db, req.companyId, (tx) => tx`
-      update communications set provider_message_id = ${result.providerMessageId}, handed_to_provider_at = ${now}, error = null,
-             status = case when message_status_rank(status) < message_status_rank(${result.status}) then ${result.status} else status end,
-             status_updated_at = ${now}
-      where id = ${row.id}`)
+    await withTenant(deps.db, req.companyId, (tx) => markHandedToProvider(tx, row.id, result, now))
     return { communicationId: row.id, status: result.status, provider: provider.name, alreadySent: false }
   } catch (error) {
     if (error instanceof PermanentDeliveryError) {

@@ -14,7 +14,7 @@ import { withTenant } from '../../db/sql.js'
 import { withTenantThenStart } from '../../temporal/outbox.js'
 import { reserveMessageDelivery, type QueuedMessage } from './deliver.js'
 import { sanitiseEmailHtml, textFromHtml } from './compose.js'
-import { findMessage, listMessageRows, presentMessage } from './queries.js'
+import { findJobLead, findMessage, leadExists, listMessageRows, presentMessage } from './queries/messages.js'
 import { optedOutReason, optedOutSince, readCompany, recordOutbound } from './record.js'
 import type { ListMessagesInput, SendEmailInput, SendSmsInput } from './schema.js'
 import type { MessageRequest } from '../../../workflows/messages.js'
@@ -35,12 +35,11 @@ export function readAuMobile(input: string): string {
 async function readLinks(tx: postgres.TransactionSql, input: { lead_id?: string; job_id?: string }) {
   let leadId = input.lead_id ?? null
   if (leadId) {
-    const [lead] = await tx`select 1 from leads where id = ${leadId}`
-    if (!lead) throw notFound('Lead')
+    if (!(await leadExists(tx, leadId))) throw notFound('Lead')
   }
   const jobId = input.job_id ?? null
   if (jobId) {
-    const [job] = await tx<{ lead_id: string }[]>`select lead_id from jobs where id = ${jobId}`
+    const job = await findJobLead(tx, jobId)
     if (!job) throw notFound('Job')
     leadId ??= job.lead_id
   }

@@ -6,6 +6,7 @@ import { notFound } from '../../core/errors.js'
 import { withTenant } from '../../db/sql.js'
 import { recordOptOut } from './opt-outs.js'
 import { optedOutSince, readCompany } from './record.js'
+import { findMessageByUnsubscribeToken, findUnsubscribeCompany } from './queries/callbacks.js'
 
 const TOKEN = /^[A-Za-z0-9_-]{20,64}$/
 
@@ -23,10 +24,10 @@ function mask(address: string): string {
 
 async function withToken<T>(deps: Deps, token: string, fn: (companyId: string, message: { id: string; to: string }) => Promise<T>): Promise<T> {
   if (!TOKEN.test(token)) throw notFound('Unsubscribe link')
-  const [owner] = await deps.db.app<{ company_id: string | null }[]>`select unsubscribe_company(${token}) as company_id`
-  if (!owner?.company_id) throw notFound('Unsubscribe link')
-  return fn(owner.company_id, await withTenant(deps.db, owner.company_id, async (tx) => {
-    const [row] = await tx<{ id: string; to_address: string }[]>`select id, to_address from communications where unsubscribe_token = ${token}`
+  const companyId = await findUnsubscribeCompany(deps.db.app, token)
+  if (!companyId) throw notFound('Unsubscribe link')
+  return fn(companyId, await withTenant(deps.db, companyId, async (tx) => {
+    const row = await findMessageByUnsubscribeToken(tx, token)
     if (!row) throw notFound('Unsubscribe link')
     return { id: row.id, to: row.to_address }
   }))

@@ -10,6 +10,7 @@ import { AUSTRALIAN_TIME_ZONES } from '../../core/zoned-time.js'
 import { withTenant } from '../../db/sql.js'
 import { syncDailySummarySchedule } from '../automations/daily-summary.js'
 import { AU_STATES } from '../shared-schema.js'
+import { findCompanySettings, updateCompanySettingsRow, type CompanySettingsRow } from './queries.js'
 
 const TimeZone = StringEnum(AUSTRALIAN_TIME_ZONES, { description: "The business's time zone (IANA), e.g. Australia/Perth; reminders' local times are read in it" })
 const State = StringEnum(AU_STATES, { description: "The state or territory the business works in; its public holidays are skipped when scheduling by business day" })
@@ -25,8 +26,7 @@ const UpdateCompanySettingsInput = Type.Object(
   { additionalProperties: false },
 )
 
-type Row = { time_zone: (typeof AUSTRALIAN_TIME_ZONES)[number]; state: (typeof AU_STATES)[number] | null }
-const respond = (row: Row) => ({ settings: { time_zone: row.time_zone, state: row.state }, available_time_zones: [...AUSTRALIAN_TIME_ZONES], available_states: [...AU_STATES] })
+const respond = (row: CompanySettingsRow) => ({ settings: { time_zone: row.time_zone, state: row.state }, available_time_zones: [...AUSTRALIAN_TIME_ZONES], available_states: [...AU_STATES] })
 
 export const companySettingsOperations = [
   defineOperation({
@@ -35,7 +35,7 @@ export const companySettingsOperations = [
     input: EmptyInput, output: CompanySettingsResponse, access: { permission: 'read' }, cost: 'read', annotations: READ, mcp: false,
     rest: { method: 'GET', path: '/settings/company' },
     run: async (ctx) => {
-      const [row] = await withTenant(ctx.deps.db, ctx.principal!.companyId, (tx) => tx<Row[]>`select time_zone, state from companies`)
+      const [row] = await withTenant(ctx.deps.db, ctx.principal!.companyId, findCompanySettings)
       return respond(row!)
     },
   }),
@@ -50,7 +50,7 @@ export const companySettingsOperations = [
       if (input.state !== undefined) changes.state = input.state
       if (!Object.keys(changes).length) throw validationError(['body: give time_zone and/or state'])
       const [row] = await withTenant(ctx.deps.db, ctx.principal!.companyId, (tx) =>
-        tx<Row[]>`update companies set ${tx(changes, ...Object.keys(changes))} where id = ${ctx.principal!.companyId} returning time_zone, state`)
+        updateCompanySettingsRow(tx, ctx.principal!.companyId, changes))
       // After commit: the daily summary's Temporal Schedule runs on the company's clock, so it moves with it.
       if (input.time_zone !== undefined) await syncDailySummarySchedule(ctx.deps, ctx.principal!.companyId)
       return respond(row!)

@@ -13,6 +13,7 @@ import { addBillingPeriod } from '../billing/subscription.js'
 import { trialStart } from '../billing/trial.js'
 import { normaliseAbn } from './abn.js'
 import type { OnboardInput } from './schema.js'
+import { emailRegistered, insertAdminKey, insertCompany, insertOwner, insertSubscription } from './queries.js'
 
 type Input = Static<typeof OnboardInput>
 
@@ -22,8 +23,7 @@ const emailTaken = () =>
 export async function onboard(deps: Deps, input: Input) {
   const plan = await findPlan(deps.db.app, input.plan)
   if (!plan) throw new AppError('internal_error', 'Plan disappeared during onboarding.')
-  const [registered] = await deps.db.app<{ taken: boolean }[]>`select email_registered(${input.email}) as taken`
-  if (registered?.taken) throw emailTaken()
+  if (await emailRegistered(deps.db.app, input.email)) throw emailTaken()
 
   const now = deps.clock.now()
   const cycle = input.billing_cycle ?? 'monthly'
@@ -55,28 +55,22 @@ export async function onboard(deps: Deps, input: Input) {
   let userId: string
   try {
     userId = await withTenantThenStart(deps, companyId, async (tx, start) => {
-      await tx`
-        insert into companies (id, business_name, contact_name, contact_email, trade_type, phone, abn, referral_code, created_at)
-        values (${companyId}, ${input.business_name.trim()}, ${input.contact_name ?? null}, ${input.email},
-                ${input.trade_type ?? null}, ${input.phone ?? null}, ${input.abn ? normaliseAbn(input.abn) : null},
-                ${input.referral_code ?? null}, ${now})`
-      const [user] = await tx<{ id: string }[]>`
-        insert into users (company_id, email, name, role, password_hash, created_at)
-        values (${companyId}, ${input.email}, ${input.contact_name ?? null}, 'owner', ${passwordHash}, ${now})
-        returning id`
-      await tx`
-        insert into api_keys (company_id, name, key_hash, prefix, scopes, permission, created_at)
-        values (${companyId}, ${input.api_key_name ?? 'Onboarding key'}, ${key.hash}, ${key.prefix}, ${[...SCOPES]}, 'admin', ${now})`
-      await tx`
-        insert into subscriptions (company_id, plan_slug, billing_cycle, status, trial_ends_at, current_period_start,
-                                   current_period_end, provider, provider_customer_id, provider_subscription_id, payment_method_id)
-        values (${companyId}, ${plan.slug}, ${cycle}, ${status}, ${trialEndsAt}, ${now}, ${periodEnd}, ${deps.payments.name},
-                ${activation?.customerId ?? null}, ${activation?.subscriptionId ?? null},
-                ${activation ? input.stripe_payment_method_id! : null})`
+      await insertCompany(tx, companyId, {
+        business_name: input.business_name.trim(), contact_name: input.contact_name ?? null, contact_email: input.email,
+        trade_type: input.trade_type ?? null, phone: input.phone ?? null, abn: input.abn ? normaliseAbn(input.abn) : null,
+        referral_code: input.referral_code ?? null,
+      }, now)
+      const ownerId = await insertOwner(tx, companyId, { email: input.email, name: input.contact_name ?? null, passwordHash }, now)
+      await insertAdminKey(tx, companyId, { name: input.api_key_name ?? 'Onboarding key', hash: key.hash, prefix: key.prefix, scopes: [...SCOPES] }, now)
+      await insertSubscription(tx, companyId, {
+        plan_slug: plan.slug, billing_cycle: cycle, status, trial_ends_at: trialEndsAt, current_period_end: periodEnd, provider: deps.payments.name,
+        provider_customer_id: activation?.customerId ?? null, provider_subscription_id: activation?.subscriptionId ?? null,
+        payment_method_id: activation ? input.stripe_payment_method_id! : null,
+      }, now)
       if (trialEndsAt) {
         await start(trialStart(companyId, trialEndsAt))
       }
-      return user!.id
+      return ownerId
     })
   } catch (error) {
     // The sign-up did not happen, so a subscription activated for it must not stay charged.

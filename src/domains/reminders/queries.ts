@@ -90,3 +90,69 @@ export async function listReminderRows(tx: postgres.TransactionSql, filter: Remi
   ])
   return { rows, total }
 }
+
+/** The company's time zone (due times without an offset are read on its clocks) and phone (for SMS notices). */
+export async function findCompanyTimeZoneAndPhone(tx: postgres.TransactionSql): Promise<{ time_zone: string; phone: string | null }> {
+  const [company] = await tx<{ time_zone: string; phone: string | null }[]>`select time_zone, phone from companies`
+  return company!
+}
+
+/** Whether the lead or job exists for this company (RLS hides another company's rows). */
+export async function linkedRecordExists(tx: postgres.TransactionSql, table: 'leads' | 'jobs', id: string): Promise<boolean> {
+  return (table === 'leads' ? await tx`select 1 from leads where id = ${id}` : await tx`select 1 from jobs where id = ${id}`).length > 0
+}
+
+export interface NewReminder {
+  title: string
+  notes: string | null
+  due_at: Date
+  lead_id: string | null
+  job_id: string | null
+  notify_channel: NotifyChannel | null
+}
+
+/** The new reminder's id. */
+export async function insertReminder(tx: postgres.TransactionSql, companyId: string, reminder: NewReminder, now: Date): Promise<string> {
+  const [row] = await tx<{ id: string }[]>`
+      insert into reminders (company_id, title, notes, due_at, lead_id, job_id, notify_channel, created_at, updated_at)
+      values (${companyId}, ${reminder.title}, ${reminder.notes}, ${reminder.due_at}, ${reminder.lead_id}, ${reminder.job_id},
+              ${reminder.notify_channel}, ${now}, ${now})
+      returning id`
+  return row!.id
+}
+
+export async function updateReminderRow(tx: postgres.TransactionSql, id: string, changes: Record<string, unknown>): Promise<void> {
+  await tx`update reminders set ${tx(changes, ...Object.keys(changes))} where id = ${id}`
+}
+
+/** What the timer needs to decide and word a reminder's notice. */
+export interface FireRow {
+  title: string
+  notes: string | null
+  due_at: Date
+  notify_channel: 'sms' | 'email' | 'both' | null
+  fired_at: Date | null
+  done_at: Date | null
+  schedule_revision: number
+  lead_name: string | null
+  job_title: string | null
+  phone: string | null
+  contact_email: string
+  time_zone: string
+}
+
+export async function lockReminderToFire(tx: postgres.TransactionSql, reminderId: string): Promise<FireRow | undefined> {
+  const [row] = await tx<FireRow[]>`
+      select r.title, r.notes, r.due_at, r.notify_channel, r.fired_at, r.done_at, r.schedule_revision,
+             l.name as lead_name, j.title as job_title, c.phone, c.contact_email, c.time_zone
+      from reminders r join companies c on c.id = r.company_id
+      left join leads l on l.id = r.lead_id left join jobs j on j.id = r.job_id
+      where r.id = ${reminderId}
+      for update of r`
+  return row
+}
+
+/** Sets fired_at once; a retry leaves the first time. */
+export async function markReminderFired(tx: postgres.TransactionSql, reminderId: string, now: Date): Promise<void> {
+  await tx`update reminders set fired_at = ${now}, updated_at = ${now} where id = ${reminderId} and fired_at is null`
+}

@@ -11,7 +11,9 @@ import { isAuMobile } from '../../core/phone.js'
 import { zonedToInstant } from '../../core/zoned-time.js'
 import { withTenant } from '../../db/sql.js'
 import { withTenantThenStart } from '../../temporal/outbox.js'
-import { findReminder, listReminderRows, presentReminder } from './queries.js'
+import {
+  findCompanyTimeZoneAndPhone, findReminder, insertReminder, linkedRecordExists, listReminderRows, presentReminder, updateReminderRow,
+} from './queries.js'
 import { reminderTimerStart } from './timer.js'
 import type { CreateReminderInput, ListRemindersInput, NotifyChannel, UpdateReminderInput } from './schema.js'
 import { isUuid } from '../../core/uuid.js'
@@ -42,13 +44,8 @@ export function readDueAt(value: string, timeZone: string, field: string, now: D
 
 async function assertLinked(tx: postgres.TransactionSql, table: 'leads' | 'jobs', id: string, what: string): Promise<void> {
   // RLS hides another company's rows, so their ids are not found, as unknown ones are.
-  const found = isUuid(id) && (table === 'leads' ? await tx`select 1 from leads where id = ${id}` : await tx`select 1 from jobs where id = ${id}`).length > 0
+  const found = isUuid(id) && await linkedRecordExists(tx, table, id)
   if (!found) throw notFound(what)
-}
-
-async function companyOf(tx: postgres.TransactionSql) {
-  const [company] = await tx<{ time_zone: string; phone: string | null }[]>`select time_zone, phone from companies`
-  return company!
 }
 
 function assertReachable(notify: NotifyChannel | null | undefined, phone: string | null): void {
@@ -60,18 +57,17 @@ function assertReachable(notify: NotifyChannel | null | undefined, phone: string
 export async function createReminder(deps: Deps, principal: Principal, input: Static<typeof CreateReminderInput>) {
   const now = deps.clock.now()
   return withTenantThenStart(deps, principal.companyId, async (tx, start) => {
-    const company = await companyOf(tx)
+    const company = await findCompanyTimeZoneAndPhone(tx)
     const dueAt = readDueAt(input.due_at, company.time_zone, 'due_at', now)
     if (input.lead_id) await assertLinked(tx, 'leads', input.lead_id, 'Lead')
     if (input.job_id) await assertLinked(tx, 'jobs', input.job_id, 'Job')
     assertReachable(input.notify, company.phone)
-    const [row] = await tx<{ id: string }[]>`
-      insert into reminders (company_id, title, notes, due_at, lead_id, job_id, notify_channel, created_at, updated_at)
-      values (${principal.companyId}, ${input.title}, ${input.notes ?? null}, ${dueAt}, ${input.lead_id ?? null}, ${input.job_id ?? null},
-              ${input.notify ?? null}, ${now}, ${now})
-      returning id`
-    await start(reminderTimerStart(principal.companyId, row!.id, 1, dueAt, true))
-    return { reminder: presentReminder((await findReminder(tx, row!.id))!) }
+    const id = await insertReminder(tx, principal.companyId, {
+      title: input.title, notes: input.notes ?? null, due_at: dueAt, lead_id: input.lead_id ?? null, job_id: input.job_id ?? null,
+      notify_channel: input.notify ?? null,
+    }, now)
+    await start(reminderTimerStart(principal.companyId, id, 1, dueAt, true))
+    return { reminder: presentReminder((await findReminder(tx, id))!) }
   })
 }
 
@@ -85,7 +81,7 @@ export async function updateReminder(deps: Deps, principal: Principal, input: St
   return withTenantThenStart(deps, principal.companyId, async (tx, start) => {
     const row = isUuid(input.id) ? await findReminder(tx, input.id, { forUpdate: true }) : null
     if (!row) throw notFound('Reminder')
-    const company = await companyOf(tx)
+    const company = await findCompanyTimeZoneAndPhone(tx)
     const changes: Record<string, unknown> = { updated_at: now }
     if (input.title !== undefined) changes.title = input.title
     if (input.notes !== undefined) changes.notes = input.notes
@@ -106,7 +102,7 @@ export async function updateReminder(deps: Deps, principal: Principal, input: St
     if (armed && moved) changes.fired_at = null
     if (armed !== null) changes.schedule_revision = row.schedule_revision + 1
 
-    await tx`update reminders set ${tx(changes, ...Object.keys(changes))} where id = ${row.id}`
+    await updateReminderRow(tx, row.id, changes)
     if (armed !== null) await start(reminderTimerStart(principal.companyId, row.id, row.schedule_revision + 1, dueAt, armed))
     return { reminder: presentReminder((await findReminder(tx, row.id))!) }
   })

@@ -8,6 +8,7 @@ import { withTenant } from '../../db/sql.js'
 import { defineWorkflow, workflowStart } from '../../temporal/contract.js'
 import { reminderTimer, reminderTimerWorkflowId, type FireDecision, type ReminderTimerInput, type ReminderTimerResult } from '../../../workflows/reminder-timer.js'
 import type { QueuedMessage } from '../../../workflows/messages.js'
+import { lockReminderToFire, markReminderFired, type FireRow } from './queries.js'
 
 export type { FireDecision, ReminderTimerInput, ReminderTimerResult }
 
@@ -26,21 +27,6 @@ export function reminderTimerStart(companyId: string, reminderId: string, revisi
   })
 }
 
-interface FireRow {
-  title: string
-  notes: string | null
-  due_at: Date
-  notify_channel: 'sms' | 'email' | 'both' | null
-  fired_at: Date | null
-  done_at: Date | null
-  schedule_revision: number
-  lead_name: string | null
-  job_title: string | null
-  phone: string | null
-  contact_email: string
-  time_zone: string
-}
-
 /**
  * Decides, under the reminder's row lock, whether it fires now: not when a later revision took
  * over, when it is done, or when it is not due yet (by this clock). fired_at is set once; a retry
@@ -49,19 +35,13 @@ interface FireRow {
 export async function fireReminder(deps: Deps, input: { companyId: string; reminderId: string; revision: number }): Promise<FireDecision> {
   const now = deps.clock.now()
   return withTenant(deps.db, input.companyId, async (tx) => {
-    const [row] = await tx<FireRow[]>`
-      select r.title, r.notes, r.due_at, r.notify_channel, r.fired_at, r.done_at, r.schedule_revision,
-             l.name as lead_name, j.title as job_title, c.phone, c.contact_email, c.time_zone
-      from reminders r join companies c on c.id = r.company_id
-      left join leads l on l.id = r.lead_id left join jobs j on j.id = r.job_id
-      where r.id = ${input.reminderId}
-      for update of r`
+    const row = await lockReminderToFire(tx, input.reminderId)
     if (!row) return { outcome: 'gone', messages: [] }
     if (row.schedule_revision !== input.revision) return { outcome: 'superseded', messages: [] }
     if (row.done_at) return { outcome: 'done', messages: [] }
     if (row.fired_at) return { outcome: 'already_fired', messages: ownerNotices(row, input) }
     if (row.due_at.getTime() > now.getTime()) return { outcome: 'not_due', dueAt: row.due_at.toISOString(), messages: [] }
-    await tx`update reminders set fired_at = ${now}, updated_at = ${now} where id = ${input.reminderId} and fired_at is null`
+    await markReminderFired(tx, input.reminderId, now)
     return { outcome: 'fired', messages: ownerNotices(row, input) }
   })
 }

@@ -18,18 +18,7 @@ import { findJob, type JobRow } from '../jobs/queries.js'
 import { CONFIGURE_HINT, readReviewLinks } from './settings.js'
 import { PLATFORM_NAMES, type RequestReviewInput, type ReviewPlatform } from './schema.js'
 import { isUuid } from '../../core/uuid.js'
-
-interface RequestRow {
-  id: string
-  job_id: string
-  request_number: number
-  platform: ReviewPlatform
-  url: string
-  channels: ('sms' | 'email')[]
-  skipped: string[]
-  workflow_id: string
-  created_at: Date
-}
+import { findBusinessName, findLatestRequest, insertRequest, lastRequestNumber, stampJobReviewRequested, type RequestRow } from './queries.js'
 
 export function presentRequest(row: RequestRow) {
   return {
@@ -90,17 +79,16 @@ function composeMessages(job: JobRow, business: string, link: { platform: Review
  */
 export async function prepareReviewRequest(tx: postgres.TransactionSql, companyId: string, job: JobRow, options: ReviewOptions, now: Date): Promise<{ request: RequestRow; delivery: WorkflowSpec }> {
   const link = await chooseLink(tx, options.platform)
-  const [company] = await tx<{ business_name: string }[]>`select business_name from companies`
-  const [count] = await tx<{ n: number }[]>`select coalesce(max(request_number), 0)::int as n from review_requests where job_id = ${job.id}`
-  const number = count!.n + 1
-  const { messages, skipped } = composeMessages(job, company!.business_name, link, options, `review:${job.id}:${number}`)
+  const businessName = await findBusinessName(tx)
+  const number = (await lastRequestNumber(tx, job.id)) + 1
+  const { messages, skipped } = composeMessages(job, businessName, link, options, `review:${job.id}:${number}`)
   const delivery = await reserveMessageDelivery(tx, { companyId, subject: `review-request:${job.id}:${number}`, messages, now })
-  const [request] = await tx<RequestRow[]>`
-    insert into review_requests (company_id, job_id, request_number, platform, url, channels, skipped, workflow_id, created_at)
-    values (${companyId}, ${job.id}, ${number}, ${link.platform}, ${link.url}, ${messages.map((m) => m.channel)}, ${skipped}, ${delivery.workflowId}, ${now})
-    returning id, job_id, request_number, platform, url, channels, skipped, workflow_id, created_at`
-  await tx`update jobs set review_requested_at = ${now}, updated_at = ${now} where id = ${job.id}`
-  return { request: request!, delivery }
+  const request = await insertRequest(tx, companyId, {
+    job_id: job.id, request_number: number, platform: link.platform, url: link.url,
+    channels: messages.map((m) => m.channel), skipped, workflow_id: delivery.workflowId,
+  }, now)
+  await stampJobReviewRequested(tx, job.id, now)
+  return { request, delivery }
 }
 
 export async function requestReview(deps: Deps, principal: Principal, input: Static<typeof RequestReviewInput>) {
@@ -112,9 +100,7 @@ export async function requestReview(deps: Deps, principal: Principal, input: Sta
       throw new AppError('conflict', `The job is ${job.status}; it must be completed first (jobs.complete, which can request the review itself with request_review: true).`, { current_status: job.status })
     }
     if (!input.force) {
-      const [earlier] = await tx<RequestRow[]>`
-        select id, job_id, request_number, platform, url, channels, skipped, workflow_id, created_at
-        from review_requests where job_id = ${job.id} order by request_number desc limit 1`
+      const earlier = await findLatestRequest(tx, job.id)
       if (earlier) {
         return {
           sent: false, already_requested: true, request: presentRequest(earlier),

@@ -7,10 +7,9 @@ import { validationError } from '../../core/errors.js'
 import { withTenant } from '../../db/sql.js'
 import { REVIEW_PLATFORMS } from '../shared-schema.js'
 import { PLATFORM_NAMES, type ReviewPlatform, type UpdateReviewSettingsInput } from './schema.js'
+import { clearDefaultReviewLink, deleteReviewLink, listReviewLinkRows, setDefaultReviewLink, upsertReviewLink } from './queries.js'
 
 export const CONFIGURE_HINT = 'Set review links with PATCH /api/v1/settings/reviews, e.g. {"links": {"google": "https://g.page/r/..."}, "default_platform": "google"}.'
-
-interface LinkRow { platform: ReviewPlatform; url: string; is_default: boolean }
 
 export interface ReviewLinks {
   links: Map<ReviewPlatform, string>
@@ -19,7 +18,7 @@ export interface ReviewLinks {
 }
 
 export async function readReviewLinks(tx: postgres.TransactionSql): Promise<ReviewLinks> {
-  const rows = await tx<LinkRow[]>`select platform, url, is_default from review_links`
+  const rows = await listReviewLinkRows(tx)
   const links = new Map(rows.map((r) => [r.platform, r.url]))
   const chosen = rows.find((r) => r.is_default)?.platform
   return { links, defaultPlatform: chosen ?? REVIEW_PLATFORMS.find((p) => links.has(p)) ?? null }
@@ -60,18 +59,15 @@ export async function updateReviewSettings(deps: Deps, principal: Principal, inp
   const now = deps.clock.now()
   return withTenant(deps.db, principal.companyId, async (tx) => {
     for (const [platform, url] of changes) {
-      if (url === null) await tx`delete from review_links where platform = ${platform}`
+      if (url === null) await deleteReviewLink(tx, platform)
       else if (typeof url === 'string') {
-        await tx`
-          insert into review_links (company_id, platform, url, updated_at) values (${principal.companyId}, ${platform}, ${url}, ${now})
-          on conflict (company_id, platform) do update set url = excluded.url, updated_at = excluded.updated_at`
+        await upsertReviewLink(tx, principal.companyId, platform, url, now)
       }
     }
     if (input.default_platform !== undefined) {
-      await tx`update review_links set is_default = false where is_default`
+      await clearDefaultReviewLink(tx)
       if (input.default_platform !== null) {
-        const set = await tx`update review_links set is_default = true, updated_at = ${now} where platform = ${input.default_platform}`
-        if (!set.count) throw validationError([`default_platform: ${input.default_platform} has no review link; give links.${input.default_platform} as well`])
+        if (!(await setDefaultReviewLink(tx, input.default_platform, now))) throw validationError([`default_platform: ${input.default_platform} has no review link; give links.${input.default_platform} as well`])
       }
     }
     return presentPlatforms(await readReviewLinks(tx))

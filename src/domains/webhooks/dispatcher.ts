@@ -5,6 +5,7 @@
 import type { Deps } from '../../core/deps.js'
 import { workflowStart } from '../../temporal/contract.js'
 import { deliveryRunInput, webhookDeliveryDefinition } from './delivery.js'
+import { markDeliveriesStarted, unstartedDeliveries } from './queries.js'
 
 const BATCH = 200
 
@@ -45,7 +46,7 @@ export class WebhookDispatcher {
 
   private async drain(): Promise<void> {
     for (;;) {
-      const rows = await this.deps.db.app<{ id: string; company_id: string }[]>`select id, company_id from unstarted_webhook_deliveries(${BATCH})`
+      const rows = await unstartedDeliveries(this.deps.db.app, BATCH)
       if (!rows.length || this.stopped) return
       const started: string[] = []
       // Starts in parallel, a few at a time: each is one round trip to Temporal.
@@ -55,7 +56,7 @@ export class WebhookDispatcher {
           this.deps.workflows.start(workflowStart(webhookDeliveryDefinition, deliveryRunInput(this.deps, { companyId: r.company_id, deliveryId: r.id, run: 0 })))))
         slice.forEach((r, k) => results[k]!.started && started.push(r.id))
       }
-      if (started.length) await this.deps.db.app`select mark_webhook_deliveries_started(${started}::uuid[])`
+      if (started.length) await markDeliveriesStarted(this.deps.db.app, started)
       if (started.length < rows.length) return // some starts failed: the sweep tries again
     }
   }
