@@ -8,7 +8,7 @@ import type { Deps } from '../../core/deps.js'
 import { AppError, notFound } from '../../core/errors.js'
 import { defineOperation } from '../../core/operation.js'
 import { SEND } from '../../core/annotations.js'
-import { sydneyDate } from '../../core/period.js'
+import { companyToday } from '../../core/company-time.js'
 import { StringEnum } from '../../core/schema-helpers.js'
 import { withTenantThenStart, type StartAfterCommit } from '../../temporal/outbox.js'
 import { closed, Id } from '../shared-schema.js'
@@ -68,8 +68,8 @@ async function ensureFollowUp(
 }
 
 export async function followUpQuotes(deps: Deps, companyId: string, input: { quoteId?: string; channel?: ChannelChoice; message?: string }) {
-  const today = sydneyDate(deps.clock.now())
   return withTenantThenStart(deps, companyId, async (tx, start) => {
+    const today = await companyToday(tx, deps.clock.now())
     const out: Static<typeof FollowUpQuoteOutput> = { started: [], existing: [], skipped: [] }
     let quotes: PendingQuote[]
     if (input.quoteId) {
