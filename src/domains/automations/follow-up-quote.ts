@@ -91,12 +91,12 @@ export function quoteFollowUpStart(
  */
 export async function startQuoteFollowUp(
   deps: Deps, tx: postgres.TransactionSql, start: StartAfterCommit,
-  q: { companyId: string; quoteId: string; sendNumber: number; sentAt: Date | null; validUntil: string },
+  q: { companyId: string; quoteId: string; sendNumber: number; sentAt: Date | null; validUntil: string; timeZone: string },
   overrides: { channel?: ChannelChoice; message?: string } = {},
 ): Promise<{ workflowId: string; followUpsAt: string[] } | null> {
   const choice = await automationChoice<FollowUpQuoteSettingsValue>(tx, FOLLOW_UP_QUOTE)
   if (!choice.enabled) return null
-  const spec = quoteFollowUpStart(deps, { ...q, timeZone: await companyTimeZone(tx) }, choice.settings, overrides)
+  const spec = quoteFollowUpStart(deps, q, choice.settings, overrides)
   const now = deps.clock.now()
   await recordRunStarted(tx, { companyId: q.companyId, automation: FOLLOW_UP_QUOTE, workflowId: spec.workflowId, subjectType: 'quote', subjectId: q.quoteId }, now)
   await start(spec)

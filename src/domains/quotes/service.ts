@@ -229,7 +229,7 @@ export async function sendQuote(deps: Deps, principal: Principal, input: Static<
     }
 
     const lead = (await findLead(tx, current.lead_id))!
-    const [company] = await tx<{ business_name: string }[]>`select business_name from companies`
+    const [company] = await tx<{ business_name: string; time_zone: string }[]>`select business_name, time_zone from companies`
     const url = publicQuoteUrl(deps.urls.siteRoot, current.public_token)
     const first = lead.name.split(/\s+/)[0] ?? lead.name
     const note = input.message ? `${input.message}\n\n` : ''
@@ -257,7 +257,7 @@ export async function sendQuote(deps: Deps, principal: Principal, input: Static<
     // This send's follow-ups (the run tells the previous send's run to stop; the nudge covers a send
     // made while follow-ups are off, whose previous run must stop all the same).
     nudgeQuoteFollowUp(deps, principal.companyId, current.id, current.sent_count)
-    const followUps = await startQuoteFollowUp(deps, tx, start, { companyId: principal.companyId, quoteId: current.id, sendNumber: sendCount, sentAt: null, validUntil: current.valid_until })
+    const followUps = await startQuoteFollowUp(deps, tx, start, { companyId: principal.companyId, quoteId: current.id, sendNumber: sendCount, sentAt: null, validUntil: current.valid_until, timeZone: company!.time_zone })
     return {
       quote, public_url: url, delivery: { workflow_id: delivery?.workflow_id ?? null, channels: messages.map((m) => m.channel), skipped },
       follow_ups: followUps && { workflow_id: followUps.workflowId, at: followUps.followUpsAt },
