@@ -11,6 +11,7 @@
 import { withTenantThenStart } from '../src/temporal/outbox.js'
 import { startInvoiceChase } from '../src/domains/automations/chase-payment.js'
 import { startQuoteFollowUp } from '../src/domains/automations/follow-up-quote.js'
+import { companyTimeZone } from '../src/core/company-time.js'
 import { startBenchService } from './harness.js'
 
 const chases = Number(process.env.CHASES ?? 500)
@@ -63,7 +64,8 @@ for (let i = 0; i < invoices.length; i += batch) {
 for (let i = 0; i < quotes.length; i += batch) {
   const slice = quotes.slice(i, i + batch)
   jobs.push(() => withTenantThenStart(deps, companyId, async (tx, start) => {
-    for (const q of slice) await startQuoteFollowUp(deps, tx, start, { companyId, quoteId: q.id, sendNumber: 1, sentAt, validUntil: q.valid_until })
+    const timeZone = await companyTimeZone(tx)
+    for (const q of slice) await startQuoteFollowUp(deps, tx, start, { companyId, quoteId: q.id, sendNumber: 1, sentAt, validUntil: q.valid_until, timeZone })
   }))
 }
 const rssBefore = process.memoryUsage().rss

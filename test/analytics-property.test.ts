@@ -131,14 +131,15 @@ function occurrences(c: { frequency: string; starts: string; ends: string | null
 
 function expectedFinancials(h: History, rows: ReturnType<typeof concrete>) {
   const from = plusDays(rows.today, -(h.days - 1))
-  const sydneyToday = dateIn(NOW, 'Australia/Sydney')
+  // Overdue is read in the company's own zone, like every other local date.
+  const companyToday = dateIn(NOW, h.zone)
   const inWindow = (t: Date) => dateIn(t, h.zone) >= from && t < NOW
   const pays = rows.invoices.flatMap((i) => i.payments).filter((p) => inWindow(p.at))
   const live = rows.invoices.filter((i) => i.status !== 'Void')
   const issued = live.filter((i) => i.issue >= from && i.issue <= rows.today)
   const credits = rows.invoices.flatMap((i) => (i.credit && !i.credit.voided && i.credit.issue >= from && i.credit.issue <= rows.today ? [i.credit.cents] : []))
   const open = rows.invoices.filter((i) => i.status === 'Sent' || i.status === 'Partially Paid')
-  const overdue = open.filter((i) => i.due < sydneyToday)
+  const overdue = open.filter((i) => i.due < companyToday)
   const balance = (i: Inv) => i.total - i.paid - i.credited
   const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0)
   const settled = rows.invoices.filter((i) => i.status === 'Paid' && i.payments.length > 0)

@@ -45,6 +45,7 @@ function invoiceDocument(lines: InvoiceLine[], overrides: Partial<Invoice> = {},
     seller: { name: 'Harbour City Plumbing', abn: '51824753556', address: '12 Wharf Road, Balmain NSW 2041', phone: '02 9000 1234', email: 'accounts@harbourcity.example' },
     buyer: { name: 'Morgan Blake Pty Ltd', abn: '33 102 417 032', address: '4 Illawarra Road, Marrickville NSW 2204', phone: '0412 987 654', email: 'morgan@example.com' },
     cardSurchargePercent,
+    timeZone: 'Australia/Sydney',
   }
 }
 

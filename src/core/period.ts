@@ -1,7 +1,10 @@
-// Usage periods are calendar months in Australian Eastern time (Sydney), because that is when the
-// businesses we serve think a month starts. The key is 'YYYY-MM'.
+// Usage periods are calendar months in the platform's default zone: the plan's monthly allowances
+// (messages, API calls) are counted on one calendar for every company, so the cached period below
+// serves every request. Anything local to one company uses companies.time_zone (core/zoned-time.ts).
+// The key is 'YYYY-MM'.
+import { DEFAULT_TIME_ZONE } from './zoned-time.js'
 
-const TIME_ZONE = 'Australia/Sydney'
+const TIME_ZONE = DEFAULT_TIME_ZONE
 const partsFormat = new Intl.DateTimeFormat('en-AU', {
   timeZone: TIME_ZONE,
   year: 'numeric',
@@ -19,7 +22,7 @@ function zonedParts(date: Date): { year: number; month: number; day: number; hou
   return out as never
 }
 
-/** Sydney's offset from UTC in milliseconds at the given instant (+10 h or +11 h). */
+/** The zone's offset from UTC in milliseconds at the given instant. */
 function offsetAt(date: Date): number {
   const p = zonedParts(date)
   const asUtc = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second)
@@ -64,13 +67,6 @@ function computePeriod(now: Date): UsagePeriod {
 
 export function secondsUntil(later: Date, now: Date): number {
   return Math.max(1, Math.ceil((later.getTime() - now.getTime()) / 1000))
-}
-
-const dateFormat = new Intl.DateTimeFormat('en-CA', { timeZone: TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' })
-
-/** Today's date in Sydney as YYYY-MM-DD (quote validity is a local calendar date). */
-export function sydneyDate(now: Date): string {
-  return dateFormat.format(now)
 }
 
 export function addDays(date: string, days: number): string {

@@ -2,8 +2,15 @@
 // IANA zones). Intl does the zone arithmetic, so daylight saving follows the tz database; no
 // offsets are hard-coded.
 
+/**
+ * The zone used only where no company is known (platform-wide periods, a company row without a
+ * zone). Everything local to a company reads companies.time_zone instead; migration 013 gives that
+ * column the same default.
+ */
+export const DEFAULT_TIME_ZONE = 'Australia/Sydney'
+
 export const AUSTRALIAN_TIME_ZONES = [
-  'Australia/Sydney', 'Australia/Melbourne', 'Australia/Brisbane', 'Australia/Adelaide',
+  DEFAULT_TIME_ZONE, 'Australia/Melbourne', 'Australia/Brisbane', 'Australia/Adelaide',
   'Australia/Darwin', 'Australia/Perth', 'Australia/Hobart', 'Australia/Lord_Howe',
   'Australia/Broken_Hill', 'Australia/Eucla', 'Antarctica/Macquarie',
 ] as const
@@ -76,4 +83,21 @@ function wallParts(date: Date, timeZone: string): [number, number, number, numbe
 /** The instant local midnight begins on a local date in the zone. */
 export function startOfLocalDay(date: string, timeZone: string): Date {
   return zonedToInstant(date, timeZone)
+}
+
+const longFormats = new Map<string, Intl.DateTimeFormat>()
+/**
+ * A date as people read it ("1 July 2025") for pages, PDFs and messages. A calendar date
+ * (YYYY-MM-DD, e.g. a due date) is printed as written: it already is the company's local date. An
+ * instant (a payment time) is printed as the date it was in the company's zone.
+ */
+export function longLocalDate(value: string | Date, timeZone: string): string {
+  const calendarDate = typeof value === 'string' && value.length === 10
+  const zone = calendarDate ? 'UTC' : timeZone
+  let f = longFormats.get(zone)
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-AU', { dateStyle: 'long', timeZone: zone })
+    longFormats.set(zone, f)
+  }
+  return f.format(calendarDate ? new Date(`${value}T00:00:00Z`) : new Date(value))
 }

@@ -1,13 +1,13 @@
 // analytics.dashboard: what an owner reads first thing. Today and tomorrow are local dates in the
 // company's zone; "new" leads are those of the last 24 hours (the same figure whenever it is read,
-// unlike "since midnight" at 7 am); overdue reads as the invoice list reads it (Sydney due dates).
+// unlike "since midnight" at 7 am); overdue reads as the invoice list reads it (local due dates).
 import type postgres from 'postgres'
 import { overdueCondition } from '../invoicing/queries.js'
 import type { Static } from 'typebox'
 import type { Principal } from '../../core/access.js'
 import type { Deps } from '../../core/deps.js'
 import { centsToDollars } from '../../core/money.js'
-import { addDays, sydneyDate } from '../../core/period.js'
+import { addDays } from '../../core/period.js'
 import { localDate, localDateTime, startOfLocalDay } from '../../core/zoned-time.js'
 import { withTenant } from '../../db/sql.js'
 import type { DashboardInput, DashboardResponse } from './schema.js'
@@ -118,9 +118,9 @@ export async function dashboard(deps: Deps, principal: Principal, input: Static<
       tomorrow,
       jobs_today: jobs.filter((j) => j.localDate === today).map(strip),
       jobs_tomorrow: jobs.filter((j) => j.localDate === tomorrow).map(strip),
-      overdue_invoices: await overdueInvoices(tx, sydneyDate(now)),
+      overdue_invoices: await overdueInvoices(tx, today),
       new_leads: await newLeads(tx, new Date(now.getTime() - DAY)),
-      quotes_waiting: await quotesWaiting(tx, sydneyDate(now), now),
+      quotes_waiting: await quotesWaiting(tx, today, now),
       reminders_due: await remindersDue(tx, startTomorrow, now),
       headline: await headline(tx, now, input.days ?? 7),
     }

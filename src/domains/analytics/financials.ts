@@ -1,13 +1,12 @@
 // The financial summary (analytics.financials, GET /financials, service://financials): one SQL
 // statement in integer cents over payments, invoices, job costs and recurring costs, converted to
 // dollars only here at the edge. Overdue is read, never stored: a Sent or Partially Paid invoice
-// (not a credit note) whose due date is before today in Sydney, exactly as the invoice list reads it.
+// (not a credit note) whose due date is before the company's local today, exactly as the invoice list reads it.
 import type postgres from 'postgres'
 import type { Static } from 'typebox'
 import type { Principal } from '../../core/access.js'
 import type { Deps } from '../../core/deps.js'
 import { centsToDollars } from '../../core/money.js'
-import { sydneyDate } from '../../core/period.js'
 import { withTenant } from '../../db/sql.js'
 import type { FinancialsResponse } from './schema.js'
 import { companyTimeZone, lookback, presentWindow, type LocalWindow } from './window.js'
@@ -94,7 +93,7 @@ export function presentFinancials(t: Totals, w: LocalWindow, days: number, now: 
 
 export async function readFinancials(tx: postgres.TransactionSql, now: Date, days: number) {
   const w = lookback(now, days, await companyTimeZone(tx))
-  return presentFinancials(await financialTotals(tx, w, sydneyDate(now)), w, days, now)
+  return presentFinancials(await financialTotals(tx, w, w.to), w, days, now) // w.to: the company's today
 }
 
 export async function getFinancials(deps: Deps, principal: Principal, input: { days?: number }) {

@@ -5,7 +5,7 @@ import type { Static } from 'typebox'
 import type { Principal } from '../../core/access.js'
 import type { Deps } from '../../core/deps.js'
 import { centsToDollars } from '../../core/money.js'
-import { sydneyDate } from '../../core/period.js'
+import { localDate } from '../../core/zoned-time.js'
 import { withTenant } from '../../db/sql.js'
 import { overdueCondition } from '../invoicing/queries.js'
 import { funnel } from './detailed.js'
@@ -24,9 +24,12 @@ async function invoiceStatus(tx: postgres.TransactionSql, today: string) {
 
 export async function readFinancialsResource(deps: Deps, principal: Principal): Promise<Static<typeof FinancialsResource>> {
   const now = deps.clock.now()
-  return withTenant(deps.db, principal.companyId, async (tx) => ({
-    financials: await readFinancials(tx, now, 30),
-    conversion: await funnel(tx, lookback(now, 30, await companyTimeZone(tx))),
-    invoice_status: await invoiceStatus(tx, sydneyDate(now)),
-  }))
+  return withTenant(deps.db, principal.companyId, async (tx) => {
+    const timeZone = await companyTimeZone(tx)
+    return {
+      financials: await readFinancials(tx, now, 30),
+      conversion: await funnel(tx, lookback(now, 30, timeZone)),
+      invoice_status: await invoiceStatus(tx, localDate(now, timeZone)),
+    }
+  })
 }

@@ -41,7 +41,7 @@ export const FinancialsResponse = Type.Object({
   net_invoiced: Money('invoiced less credited'),
   outstanding: Money('Still owed now on invoices sent to clients (Sent, Partially Paid or Overdue): total less payments and credit notes'),
   outstanding_count: Count('Number of invoices with money still owed now'),
-  overdue: Money('The part of outstanding past its due date now (due date before today in Sydney, as the invoice list reads Overdue)'),
+  overdue: Money('The part of outstanding past its due date now (due date before today in the company time zone, as the invoice list reads Overdue)'),
   overdue_count: Count('Number of overdue invoices now'),
   unsent_drafts: Money('Total of Draft invoices not yet sent to the client (not in outstanding)'),
   unsent_draft_count: Count('Number of Draft invoices not yet sent'),

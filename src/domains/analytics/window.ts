@@ -1,18 +1,12 @@
 // Windows of time in the company's own zone (companies.time_zone). Dates are local calendar dates;
 // each window is also given as instants, so queries compare timestamptz columns with a range the
 // (company_id, time) indexes serve.
-import type postgres from 'postgres'
 import { validationError } from '../../core/errors.js'
 import { addDays } from '../../core/period.js'
 import { localDate, startOfLocalDay } from '../../core/zoned-time.js'
 
-export const DEFAULT_TIME_ZONE = 'Australia/Sydney'
-
-/** The company's IANA zone (row level security leaves only the caller's company visible). */
-export async function companyTimeZone(tx: postgres.TransactionSql): Promise<string> {
-  const [row] = await tx<{ time_zone: string | null }[]>`select time_zone from companies`
-  return row?.time_zone ?? DEFAULT_TIME_ZONE
-}
+// Kept importable from here: cashflow and the automations read the zone through this module.
+export { companyTimeZone } from '../../core/company-time.js'
 
 export interface LocalWindow {
   timeZone: string

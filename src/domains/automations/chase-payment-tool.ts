@@ -8,7 +8,7 @@ import type { Deps } from '../../core/deps.js'
 import { AppError, notFound } from '../../core/errors.js'
 import { defineOperation } from '../../core/operation.js'
 import { SEND } from '../../core/annotations.js'
-import { sydneyDate } from '../../core/period.js'
+import { companyToday } from '../../core/company-time.js'
 import { StringEnum } from '../../core/schema-helpers.js'
 import { withTenantThenStart, type StartAfterCommit } from '../../temporal/outbox.js'
 import { closed, Id } from '../shared-schema.js'
@@ -53,8 +53,8 @@ async function ensureChase(deps: Deps, tx: postgres.TransactionSql, start: Start
 }
 
 export async function chasePayments(deps: Deps, companyId: string, input: { jobId?: string; channel?: ChannelChoice }) {
-  const today = sydneyDate(deps.clock.now())
   return withTenantThenStart(deps, companyId, async (tx, start) => {
+    const today = await companyToday(tx, deps.clock.now())
     const out: Out = { started: [], existing: [], skipped: [] }
     let invoices: OpenInvoice[]
     const open = tx`i.status in ('Sent', 'Partially Paid') and i.kind <> 'credit_note' and i.total_cents - i.amount_paid_cents - i.amount_credited_cents > 0`

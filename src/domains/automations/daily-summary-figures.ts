@@ -1,14 +1,14 @@
 // The figures of one local day for workflows.daily_summary and the owner's morning email: what
 // happened that day (leads, jobs, quotes, payments, in the company's time zone) and what is open
 // now (quotes awaiting a reply, overdue invoices, reminders due by the end of that day, actions
-// waiting for approval). Overdue follows analytics.dashboard: Sydney due dates, as invoices read.
+// waiting for approval). Overdue follows analytics.dashboard: local due dates, as invoices read.
 import type postgres from 'postgres'
 import { overdueCondition } from '../invoicing/queries.js'
 import Type, { type Static } from 'typebox'
 import { centsToDollars, formatDollars } from '../../core/money.js'
-import { addDays, sydneyDate } from '../../core/period.js'
+import { addDays } from '../../core/period.js'
 import { Dollars, Nullable } from '../../core/schema-helpers.js'
-import { localDateTime, startOfLocalDay } from '../../core/zoned-time.js'
+import { localDate, localDateTime, startOfLocalDay } from '../../core/zoned-time.js'
 
 const Count = (description: string) => Type.Integer({ minimum: 0, description })
 const Money = (description: string) => Dollars({ description: `${description} (AUD dollars incl. GST)` })
@@ -62,7 +62,7 @@ export async function dayFigures(tx: postgres.TransactionSql, date: string, time
 }
 
 export async function openFigures(tx: postgres.TransactionSql, date: string, timeZone: string, now: Date): Promise<OpenFigures> {
-  const today = sydneyDate(now)
+  const today = localDate(now, timeZone)
   const endOfDay = startOfLocalDay(addDays(date, 1), timeZone)
   const [r] = await tx<{ q: number; q_total: string; o: number; o_balance: string; rem: number; pend: number }[]>`
     select

@@ -8,7 +8,7 @@ import type { Deps } from '../../core/deps.js'
 import { AppError, notFound } from '../../core/errors.js'
 import { defineOperation } from '../../core/operation.js'
 import { SEND } from '../../core/annotations.js'
-import { sydneyDate } from '../../core/period.js'
+import { companyToday } from '../../core/company-time.js'
 import { StringEnum } from '../../core/schema-helpers.js'
 import { withTenantThenStart, type StartAfterCommit } from '../../temporal/outbox.js'
 import { closed, Id } from '../shared-schema.js'
@@ -20,7 +20,7 @@ import { workflowIdSql } from '../../temporal/contract.js'
 /** How many pending quotes one scan handles (oldest sends first); call again for the rest. */
 const SCAN_LIMIT = 200
 
-interface PendingQuote { id: string; quote_number: string; status: string; sent_count: number; sent_at: Date; valid_until: string; last_sent_at: Date | null }
+interface PendingQuote { id: string; quote_number: string; status: string; sent_count: number; sent_at: Date; valid_until: string; last_sent_at: Date | null; time_zone: string }
 
 const Started = Type.Object({
   quote_id: Type.String(), quote_number: Type.String(), workflow_id: Type.String(),
@@ -42,8 +42,9 @@ async function pendingQuotes(tx: postgres.TransactionSql, today: string, quoteId
   // The send time of a re-send is its quote.sent event; the first send's is sent_at.
   return tx<PendingQuote[]>`
     select q.id, q.quote_number, q.status, q.sent_count, q.sent_at, to_char(q.valid_until, 'YYYY-MM-DD') as valid_until,
-           (select max(e.created_at) from event_outbox e where e.entity_type = 'quote' and e.entity_id = q.id and e.event_type = 'quote.sent') as last_sent_at
-    from quotes q
+           (select max(e.created_at) from event_outbox e where e.entity_type = 'quote' and e.entity_id = q.id and e.event_type = 'quote.sent') as last_sent_at,
+           c.time_zone
+    from quotes q join companies c on c.id = q.company_id
     where q.status in ('Sent', 'Viewed') and q.valid_until >= ${today}::date and q.sent_count > 0
       ${quoteId ? tx`and q.id = ${quoteId}` : tx``}
     -- Quotes whose current send has no live run first, so more than SCAN_LIMIT are all reached over repeated calls.
@@ -65,13 +66,13 @@ async function ensureFollowUp(
   }
   if (run) await tx`delete from automation_runs where workflow_id = ${workflowId} and status = 'failed'` // started again below
   const sentAt = q.sent_count > 1 && q.last_sent_at ? q.last_sent_at : q.sent_at
-  const started = await startQuoteFollowUp(deps, tx, start, { companyId, quoteId: q.id, sendNumber: q.sent_count, sentAt, validUntil: q.valid_until }, overrides)
+  const started = await startQuoteFollowUp(deps, tx, start, { companyId, quoteId: q.id, sendNumber: q.sent_count, sentAt, validUntil: q.valid_until, timeZone: q.time_zone }, overrides)
   if (started) out.started.push({ quote_id: q.id, quote_number: q.quote_number, workflow_id: started.workflowId, follow_ups_at: started.followUpsAt })
 }
 
 export async function followUpQuotes(deps: Deps, companyId: string, input: { quoteId?: string; channel?: ChannelChoice; message?: string }) {
-  const today = sydneyDate(deps.clock.now())
   return withTenantThenStart(deps, companyId, async (tx, start) => {
+    const today = await companyToday(tx, deps.clock.now())
     const out: Static<typeof FollowUpQuoteOutput> = { started: [], existing: [], skipped: [] }
     let quotes: PendingQuote[]
     if (input.quoteId) {

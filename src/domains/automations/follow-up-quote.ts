@@ -8,9 +8,10 @@ import type postgres from 'postgres'
 import type { Deps } from '../../core/deps.js'
 import { escapeHtml } from '../../core/html-escape.js'
 import { formatCents } from '../../core/money.js'
-import { addDays, sydneyDate } from '../../core/period.js'
+import { addDays } from '../../core/period.js'
+import { companyTimeZone, companyToday } from '../../core/company-time.js'
 import { isAuMobile } from '../../core/phone.js'
-import { zonedToInstant } from '../../core/zoned-time.js'
+import { localDate, zonedToInstant } from '../../core/zoned-time.js'
 import { withTenant } from '../../db/sql.js'
 import { defineWorkflow, workflowStart } from '../../temporal/contract.js'
 import type { StartAfterCommit } from '../../temporal/outbox.js'
@@ -40,11 +41,11 @@ export const quoteFollowUpDefinition = defineWorkflow({
   description: 'Follows up a sent quote up to three times while it is Sent or Viewed; stops when it is accepted, declined, expires or is sent again. One run per quote and send number; a failed run may be started again by workflows.follow_up_quote.',
 })
 
-/** The first instant a quote valid until `validUntil` (a Sydney date, like the rest of quotes) reads as Expired. */
-export const quoteExpiresAt = (validUntil: string) => zonedToInstant(addDays(validUntil, 1), 'Australia/Sydney')
+/** The first instant a quote valid until `validUntil` (a local date of the company) reads as Expired: the next local midnight. */
+export const quoteExpiresAt = (validUntil: string, timeZone: string) => zonedToInstant(addDays(validUntil, 1), timeZone)
 
 export function quoteFollowUpStart(
-  deps: Deps, q: { companyId: string; quoteId: string; sendNumber: number; sentAt: Date | null; validUntil: string },
+  deps: Deps, q: { companyId: string; quoteId: string; sendNumber: number; sentAt: Date | null; validUntil: string; timeZone: string },
   settings: FollowUpQuoteSettingsValue, overrides: { channel?: ChannelChoice; message?: string } = {},
 ) {
   const dayMs = deps.config.AUTOMATION_DAY_MS
@@ -53,7 +54,7 @@ export function quoteFollowUpStart(
     previousWorkflowId: quoteFollowUpWorkflowId({ companyId: q.companyId, quoteId: q.quoteId, sendNumber: q.sendNumber - 1 }),
     sentAt: q.sentAt?.toISOString() ?? null,
     delaysMs: settings.delays_days.slice(0, MAX_QUOTE_FOLLOW_UPS).map((d) => d * dayMs),
-    expiresAt: quoteExpiresAt(q.validUntil).toISOString(),
+    expiresAt: quoteExpiresAt(q.validUntil, q.timeZone).toISOString(),
     channel: overrides.channel ?? settings.channel ?? null,
     message: overrides.message ?? null,
   })
@@ -66,7 +67,7 @@ export function quoteFollowUpStart(
  */
 export async function startQuoteFollowUp(
   deps: Deps, tx: postgres.TransactionSql, start: StartAfterCommit,
-  q: { companyId: string; quoteId: string; sendNumber: number; sentAt: Date | null; validUntil: string },
+  q: { companyId: string; quoteId: string; sendNumber: number; sentAt: Date | null; validUntil: string; timeZone: string },
   overrides: { channel?: ChannelChoice; message?: string } = {},
 ): Promise<{ workflowId: string; followUpsAt: string[] } | null> {
   const choice = await automationChoice<FollowUpQuoteSettingsValue>(tx, FOLLOW_UP_QUOTE)
@@ -118,8 +119,9 @@ async function stopReason(tx: postgres.TransactionSql, quoteId: string, sendNumb
 export async function checkQuoteFollowUp(deps: Deps, input: { companyId: string; quoteId: string; sendNumber: number }): Promise<QuoteCheck> {
   const now = deps.clock.now()
   return withTenant(deps.db, input.companyId, async (tx) => {
-    const { reason, row } = await stopReason(tx, input.quoteId, input.sendNumber, sydneyDate(now))
-    return { stop: reason, expiresAt: row ? quoteExpiresAt(row.valid_until).toISOString() : now.toISOString() }
+    const timeZone = await companyTimeZone(tx)
+    const { reason, row } = await stopReason(tx, input.quoteId, input.sendNumber, localDate(now, timeZone))
+    return { stop: reason, expiresAt: row ? quoteExpiresAt(row.valid_until, timeZone).toISOString() : now.toISOString() }
   })
 }
 
@@ -129,7 +131,7 @@ export async function planQuoteFollowUp(
   deps: Deps, input: { companyId: string; quoteId: string; sendNumber: number; number: number; last: boolean; channel: ChannelChoice | null; message: string | null },
 ): Promise<FollowUpPlan> {
   return withTenant(deps.db, input.companyId, async (tx) => {
-    const { reason, row } = await stopReason(tx, input.quoteId, input.sendNumber, sydneyDate(deps.clock.now()))
+    const { reason, row } = await stopReason(tx, input.quoteId, input.sendNumber, await companyToday(tx, deps.clock.now()))
     if (reason) return { stop: reason, messages: [], skipped: [] }
     const q = row!
     const [lead] = await tx<{ name: string; phone: string | null; email: string | null }[]>`select name, phone, email from leads where id = ${q.lead_id}`

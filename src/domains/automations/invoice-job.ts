@@ -7,7 +7,7 @@ import Type from 'typebox'
 import type { Deps } from '../../core/deps.js'
 import { AppError } from '../../core/errors.js'
 import { Nullable } from '../../core/schema-helpers.js'
-import { sydneyDate } from '../../core/period.js'
+import { companyToday } from '../../core/company-time.js'
 import { withTenant } from '../../db/sql.js'
 import { withTenantThenStart } from '../../temporal/outbox.js'
 import { findInvoice, paymentsActive } from '../invoicing/queries.js'
@@ -65,7 +65,7 @@ export async function invoiceCompletedJob(deps: Deps, input: { companyId: string
 export async function sendInvoiceFirstTime(deps: Deps, input: { companyId: string; invoiceId: string; channel: ChannelChoice }): Promise<SendStep> {
   const now = deps.clock.now()
   return withTenantThenStart(deps, input.companyId, async (tx, start) => {
-    const inv = await findInvoice(tx, input.invoiceId, sydneyDate(now), { forUpdate: true })
+    const inv = await findInvoice(tx, input.invoiceId, await companyToday(tx, now), { forUpdate: true })
     if (!inv) return { skipped: 'invoice not found', purpose: null, channels: [], notSent: [] }
     if (inv.sent_count > 0) return { skipped: `invoice ${inv.invoice_number} was already sent`, purpose: null, channels: [], notSent: [] }
     if (inv.stored_status === 'Void' || inv.stored_status === 'Paid') return { skipped: `invoice ${inv.invoice_number} is ${inv.stored_status}`, purpose: null, channels: [], notSent: [] }

@@ -9,7 +9,7 @@ import type { Deps } from '../../core/deps.js'
 import { AppError, notFound } from '../../core/errors.js'
 import { defineOperation } from '../../core/operation.js'
 import { WRITE } from '../../core/annotations.js'
-import { sydneyDate } from '../../core/period.js'
+import { companyToday } from '../../core/company-time.js'
 import { Nullable } from '../../core/schema-helpers.js'
 import { withTenant } from '../../db/sql.js'
 import { defineWorkflow, workflowStart } from '../../temporal/contract.js'
@@ -38,7 +38,7 @@ export const quoteToInvoiceDefinition = defineWorkflow({
 /** The quote's job: the one it has, or a new one made through jobs.create's path. */
 export async function ensureQuoteJob(deps: Deps, input: { companyId: string; quoteId: string }): Promise<QuoteJobStep> {
   const read = () => withTenant(deps.db, input.companyId, async (tx) => {
-    const quote = await findQuote(tx, input.quoteId, sydneyDate(deps.clock.now()))
+    const quote = await findQuote(tx, input.quoteId, await companyToday(tx, deps.clock.now()))
     const [job] = await tx<{ id: string; title: string }[]>`select id, title from jobs where quote_id = ${input.quoteId}`
     return { quote, job }
   })
@@ -84,7 +84,7 @@ export const quoteToInvoiceOperation = defineOperation({
     const now = ctx.deps.clock.now()
     const workflowId = quoteToInvoiceWorkflowId({ companyId, quoteId: input.quote_id })
     return withTenantThenStart(ctx.deps, companyId, async (tx, start) => {
-      const quote = await findQuote(tx, input.quote_id, sydneyDate(now), { forUpdate: true })
+      const quote = await findQuote(tx, input.quote_id, await companyToday(tx, now), { forUpdate: true })
       if (!quote) throw notFound('Quote')
       const [job] = await tx<{ id: string }[]>`select id from jobs where quote_id = ${quote.id}`
       const [run] = await tx<{ status: string; outcome: string | null }[]>`select status, outcome from automation_runs where workflow_id = ${workflowId}`

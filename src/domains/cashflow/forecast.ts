@@ -12,7 +12,7 @@ import type { Static } from 'typebox'
 import type { Principal } from '../../core/access.js'
 import type { Deps } from '../../core/deps.js'
 import { centsToDollars, parseDollars } from '../../core/money.js'
-import { addDays, sydneyDate } from '../../core/period.js'
+import { addDays } from '../../core/period.js'
 import { localDate } from '../../core/zoned-time.js'
 import { withTenant } from '../../db/sql.js'
 import { companyTimeZone } from '../analytics/window.js'
@@ -27,17 +27,17 @@ interface ItemRow {
 }
 
 /** The client's record: how many of its other invoices are Paid, of those Paid or past due. */
-const history = (tx: postgres.TransactionSql, self: postgres.Fragment, invoiceToday: string) => tx`
+const history = (tx: postgres.TransactionSql, self: postgres.Fragment, today: string) => tx`
   cross join lateral (
     select (count(*) filter (where h.status = 'Paid'))::int as paid, count(*)::int as history
     from invoices h
-    where h.lead_id = l.id and ${self} and h.kind <> 'credit_note' and h.status <> 'Void' and (h.status = 'Paid' or h.due_date < ${invoiceToday}::date)
+    where h.lead_id = l.id and ${self} and h.kind <> 'credit_note' and h.status <> 'Void' and (h.status = 'Paid' or h.due_date < ${today}::date)
   ) hist`
 
 const weighted = (tx: postgres.TransactionSql, amount: postgres.Fragment) =>
   tx`round(case when hist.history = 0 then ${amount} * ${DEFAULT_WEIGHT}::numeric else ${amount}::numeric * hist.paid / hist.history end)::bigint::text`
 
-async function invoiceItems(tx: postgres.TransactionSql, today: string, last: string, invoiceToday: string) {
+async function invoiceItems(tx: postgres.TransactionSql, today: string, last: string) {
   const balance = tx`(i.total_cents - i.amount_paid_cents - i.amount_credited_cents)`
   return tx<ItemRow[]>`
     select 'invoice' as type, i.id, i.invoice_number || ' · ' || l.name as label, to_char(greatest(i.due_date, ${today}::date), 'YYYY-MM-DD') as date,
@@ -45,12 +45,12 @@ async function invoiceItems(tx: postgres.TransactionSql, today: string, last: st
            (greatest(i.due_date, ${today}::date) - ${today}::date) / 7 + 1 as week,
            i.status || case when i.due_date < ${today}::date then ', overdue since ' || to_char(i.due_date, 'YYYY-MM-DD') else ', due ' || to_char(i.due_date, 'YYYY-MM-DD') end as detail
     from invoices i join leads l on l.id = i.lead_id
-    ${history(tx, tx`h.id <> i.id`, invoiceToday)}
+    ${history(tx, tx`h.id <> i.id`, today)}
     where i.status in ('Draft', 'Sent', 'Partially Paid') and i.kind <> 'credit_note' and i.due_date <= ${last}::date and ${balance} > 0
     order by i.due_date, i.invoice_number`
 }
 
-async function jobItems(tx: postgres.TransactionSql, today: string, last: string, invoiceToday: string, tz: string, terms: number) {
+async function jobItems(tx: postgres.TransactionSql, today: string, last: string, tz: string, terms: number) {
   const localDay = tx`greatest(coalesce(case when j.status = 'Completed' then null else (j.scheduled_date at time zone ${tz})::date end, ${today}::date), ${today}::date)`
   const invoiced = tx`(select coalesce(sum(i.total_cents - i.amount_credited_cents), 0) from invoices i
                        where (i.job_id = j.id or (j.quote_id is not null and i.quote_id = j.quote_id and i.job_id is null))
@@ -64,7 +64,7 @@ async function jobItems(tx: postgres.TransactionSql, today: string, last: string
              j.status || case when j.status = 'Completed' then ', not yet invoiced' else ' for ' || to_char((j.scheduled_date at time zone ${tz})::date, 'YYYY-MM-DD') end as detail,
              ${localDay} + ${terms}::int as on_date, ${remaining} as left_cents
       from jobs j join leads l on l.id = j.lead_id
-      ${history(tx, tx`true`, invoiceToday)}
+      ${history(tx, tx`true`, today)}
       where j.status in ('Scheduled', 'In Progress', 'Completed') and j.amount_cents > 0
         and (j.status = 'Completed' or j.scheduled_date is not null)
         and not exists (select 1 from invoices f where f.job_id = j.id and f.kind = 'final' and f.status <> 'Void')
@@ -96,12 +96,11 @@ export async function forecast(deps: Deps, principal: Principal, input: Static<t
     const tz = await companyTimeZone(tx)
     const today = localDate(now, tz)
     const last = addDays(today, DAYS - 1)
-    const invoiceToday = sydneyDate(now)
     const [settings] = await tx<{ days: number }[]>`select payment_terms_days as days from invoicing_settings`
     const terms = settings?.days ?? 14
     const items = [
-      ...await invoiceItems(tx, today, last, invoiceToday),
-      ...await jobItems(tx, today, last, invoiceToday, tz, terms),
+      ...await invoiceItems(tx, today, last),
+      ...await jobItems(tx, today, last, tz, terms),
       ...await costItems(tx, today, last),
     ]
     const weeks = Array.from({ length: Math.ceil(DAYS / 7) }, (_, k) => ({

@@ -8,7 +8,7 @@ import type { Principal } from '../../core/access.js'
 import { AppError, notFound } from '../../core/errors.js'
 import { formatCents, parseDollars } from '../../core/money.js'
 import { roundHalfUp } from '../../core/gst.js'
-import { sydneyDate } from '../../core/period.js'
+import { companyToday } from '../../core/company-time.js'
 import { withTenant } from '../../db/sql.js'
 import { withTenantThenStart } from '../../temporal/outbox.js'
 import { recordPayment } from '../payments/record.js'
@@ -22,7 +22,7 @@ import { nudgeInvoiceChase } from '../automations/chase-payment.js'
 export async function voidInvoice(deps: Deps, principal: Principal, input: Static<typeof VoidInvoiceInput>) {
   const now = deps.clock.now()
   return withTenant(deps.db, principal.companyId, async (tx) => {
-    const inv = await findInvoice(tx, input.id, sydneyDate(now), { forUpdate: true })
+    const inv = await findInvoice(tx, input.id, await companyToday(tx, now), { forUpdate: true })
     if (!inv) throw notFound('Invoice')
     if (inv.stored_status === 'Void') throw new AppError('conflict', `${inv.invoice_number} is already void.`, { invoice_status: 'Void' })
     if (Number(inv.amount_paid_cents) > 0) {
@@ -49,7 +49,7 @@ export async function creditNote(deps: Deps, principal: Principal, input: Static
   const now = deps.clock.now()
   const amount = parseDollars(input.amount, 'amount')
   return withTenant(deps.db, principal.companyId, async (tx) => {
-    const inv = await findInvoice(tx, input.id, sydneyDate(now), { forUpdate: true })
+    const inv = await findInvoice(tx, input.id, await companyToday(tx, now), { forUpdate: true })
     if (!inv) throw notFound('Invoice')
     if (inv.kind === 'credit_note' || inv.stored_status === 'Void') throw new AppError('conflict', `${inv.invoice_number} is ${inv.kind === 'credit_note' ? 'a credit note' : 'void'}; credit the invoice itself.`, {})
     const balance = balanceCents(inv)
@@ -95,7 +95,7 @@ export async function recordManualPayment(deps: Deps, principal: Principal, inpu
 export async function sendInvoice(deps: Deps, principal: Principal, input: Static<typeof SendInvoiceInput>) {
   const now = deps.clock.now()
   return withTenantThenStart(deps, principal.companyId, async (tx, start) => {
-    const inv = await findInvoice(tx, input.id, sydneyDate(now))
+    const inv = await findInvoice(tx, input.id, await companyToday(tx, now))
     if (!inv) throw notFound('Invoice')
     if (inv.stored_status === 'Void') throw new AppError('conflict', `${inv.invoice_number} is void and cannot be sent.`, { invoice_status: 'Void' })
     const delivery = await queueInvoiceMessages(deps, tx, start, {

@@ -8,7 +8,7 @@ import type { Principal } from '../../core/access.js'
 import { AppError, notFound } from '../../core/errors.js'
 import { centsToDollars, formatCents } from '../../core/money.js'
 import { isAuMobile } from '../../core/phone.js'
-import { sydneyDate } from '../../core/period.js'
+import { companyToday } from '../../core/company-time.js'
 import { withTenant } from '../../db/sql.js'
 import { withTenantThenStart } from '../../temporal/outbox.js'
 import { reserveMessageDelivery, type QueuedMessage } from '../comms/deliver.js'
@@ -40,7 +40,7 @@ interface OverdueRow {
   reminders: number
 }
 
-/** Unpaid invoices past their due date (Sydney), most overdue first. */
+/** Unpaid invoices past their due date (the company's local today), most overdue first. */
 export async function overdueInvoices(tx: postgres.TransactionSql, today: string, filter: { jobId?: string; minDays?: number } = {}): Promise<OverdueRow[]> {
   return tx<OverdueRow[]>`
     select i.id, i.invoice_number, i.job_id, i.lead_id, l.name as client_name, l.phone as client_phone, l.email as client_email, i.public_token,
@@ -113,10 +113,9 @@ function wording(tone: Tone, r: OverdueRow, business: string, link: string) {
 
 export async function chaseInvoices(deps: Deps, principal: Principal, input: Static<typeof ChaseInput>) {
   const now = deps.clock.now()
-  const today = sydneyDate(now)
   if (!input.jobId) {
     return withTenant(deps.db, principal.companyId, async (tx) => {
-      const rows = await overdueInvoices(tx, today)
+      const rows = await overdueInvoices(tx, await companyToday(tx, now))
       return { overdue: await presentAll(tx, rows), total_outstanding: outstanding(rows), reminder: null }
     })
   }
@@ -124,6 +123,7 @@ export async function chaseInvoices(deps: Deps, principal: Principal, input: Sta
   return withTenantThenStart(deps, principal.companyId, async (tx, start) => {
     const [job] = await tx<{ id: string }[]>`select id from jobs where id = ${jobId}`
     if (!job) throw notFound('Job')
+    const today = await companyToday(tx, now)
     const rows = await overdueInvoices(tx, today, { jobId })
     const target = rows[0]
     if (!target) {

@@ -1,5 +1,5 @@
 // What an invoice shows, to the API, the public page and the PDF alike. Money is AUD dollars with
-// two decimals (computed from integer cents); dates are Sydney calendar dates (YYYY-MM-DD).
+// two decimals (computed from integer cents); dates are calendar dates (YYYY-MM-DD) local to the company.
 
 export const INVOICE_STATUSES = ['Draft', 'Sent', 'Partially Paid', 'Paid', 'Overdue', 'Void'] as const
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number]
@@ -69,4 +69,6 @@ export interface InvoiceDocument {
   buyer: Party
   /** Card surcharge the company adds when paying by card, as a percentage (null: none). */
   cardSurchargePercent: number | null
+  /** The seller's own zone (companies.time_zone): instants such as paid or voided at are printed as its dates. */
+  timeZone: string
 }

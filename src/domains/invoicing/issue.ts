@@ -4,7 +4,8 @@ import { randomBytes } from 'node:crypto'
 import type postgres from 'postgres'
 import { AppError } from '../../core/errors.js'
 import { recordEvent } from '../../core/events.js'
-import { addDays, sydneyDate } from '../../core/period.js'
+import { addDays } from '../../core/period.js'
+import { companyToday } from '../../core/company-time.js'
 import type { InvoiceKind } from './document.js'
 import { nextInvoiceNumber } from './queries.js'
 
@@ -44,7 +45,7 @@ export async function issueInvoice(tx: postgres.TransactionSql, inv: NewInvoice)
     throw new AppError('conflict', 'This invoice would come to less than zero; nothing was issued.', { subtotal: subtotal / 100, gst: gst / 100 })
   }
   const number = await nextInvoiceNumber(tx, inv.companyId, inv.kind === 'credit_note' ? 'CN' : 'INV')
-  const issueDate = sydneyDate(inv.now)
+  const issueDate = await companyToday(tx, inv.now)
   const [row] = await tx<{ id: string }[]>`
     insert into invoices (company_id, lead_id, job_id, quote_id, invoice_number, kind, status, subtotal_cents, gst_cents, total_cents,
                           issue_date, due_date, notes, public_token, claim, credits_invoice_id, replaces_invoice_id,

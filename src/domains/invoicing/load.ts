@@ -3,12 +3,12 @@
 import type postgres from 'postgres'
 import type { Deps } from '../../core/deps.js'
 import { notFound } from '../../core/errors.js'
-import { sydneyDate } from '../../core/period.js'
+import { companyToday } from '../../core/company-time.js'
 import type { Invoice } from './document.js'
 import { findInvoice, linesOf, paymentsActive, presentInvoice, type InvoiceRow } from './queries.js'
 
 export async function loadInvoice(deps: Deps, tx: postgres.TransactionSql, id: string): Promise<Invoice> {
-  const row = await findInvoice(tx, id, sydneyDate(deps.clock.now()))
+  const row = await findInvoice(tx, id, await companyToday(tx, deps.clock.now()))
   if (!row) throw notFound('Invoice')
   return presentRow(deps, tx, row)
 }

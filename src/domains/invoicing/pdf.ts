@@ -5,19 +5,15 @@ import PDFDocument from 'pdfkit'
 import type { InvoiceDocument, InvoiceLine, Party } from './document.js'
 import { formatAbn } from '../onboarding/abn.js'
 import { formatDollars } from '../../core/money.js'
+import { longLocalDate, zonedToInstant } from '../../core/zoned-time.js'
 
 type Pdf = InstanceType<typeof PDFDocument>
 type Align = 'left' | 'right'
 
 const quantityFormat = new Intl.NumberFormat('en-AU', { maximumFractionDigits: 3 })
 const percentFormat = new Intl.NumberFormat('en-AU', { maximumFractionDigits: 2 })
-// Invoice dates are calendar dates (YYYY-MM-DD); formatting them in UTC keeps the day as written.
-const dateFormat = new Intl.DateTimeFormat('en-AU', { dateStyle: 'long', timeZone: 'UTC' })
-
-const sydneyFormat = new Intl.DateTimeFormat('en-AU', { dateStyle: 'long', timeZone: 'Australia/Sydney' })
-/** A calendar date (YYYY-MM-DD) as written; an instant (voided at) as the day it was in Sydney. */
-export const formatInvoiceDate = (iso: string): string =>
-  iso.length === 10 ? dateFormat.format(new Date(`${iso}T00:00:00Z`)) : sydneyFormat.format(new Date(iso))
+/** A calendar date (YYYY-MM-DD) as written; an instant (voided at) as the day it was in the seller's zone. */
+const formatInvoiceDate = (iso: string, doc: InvoiceDocument): string => longLocalDate(iso, doc.timeZone)
 
 
 const MARGIN = 50
@@ -84,8 +80,8 @@ function drawFacts(pdf: Pdf, doc: InvoiceDocument, top: number, x: number, width
   const { invoice } = doc
   const facts: Array<[string, string]> = [
     [invoice.kind === 'credit_note' ? 'Note number' : 'Invoice number', invoice.invoiceNumber],
-    ['Issue date', formatInvoiceDate(invoice.issueDate)],
-    ['Due date', formatInvoiceDate(invoice.dueDate)],
+    ['Issue date', formatInvoiceDate(invoice.issueDate, doc)],
+    ['Due date', formatInvoiceDate(invoice.dueDate, doc)],
   ]
   if (invoice.status === 'Void' || invoice.status === 'Paid') facts.push(['Status', invoice.status === 'Void' ? 'VOID' : 'Paid'])
   if (invoice.status !== 'Void') facts.push(['Balance due', formatDollars(invoice.balance)])
@@ -174,7 +170,7 @@ function drawTotals(pdf: Pdf, doc: InvoiceDocument): void {
 function drawVoidNotice(pdf: Pdf, doc: InvoiceDocument): void {
   const { invoice } = doc
   if (invoice.status !== 'Void') return
-  const when = invoice.voidedAt ? ` on ${formatInvoiceDate(invoice.voidedAt)}` : ''
+  const when = invoice.voidedAt ? ` on ${formatInvoiceDate(invoice.voidedAt, doc)}` : ''
   const why = invoice.voidReason ? `: ${invoice.voidReason}` : ''
   ensureSpace(pdf, 30)
   pdf.font('Helvetica-Bold').fontSize(11).fillColor('#b91c1c').text(`VOID. This invoice was cancelled${when}${why}. Nothing is owed on it.`, MARGIN, pdf.y, { width: contentWidth(pdf) })
@@ -233,8 +229,8 @@ export async function renderInvoicePdf(doc: InvoiceDocument): Promise<Buffer> {
       Title: `${documentTitle(doc)} ${invoice.invoiceNumber}`,
       Author: doc.seller.name,
       Subject: `${documentTitle(doc)} ${invoice.invoiceNumber} for ${doc.buyer.name}`,
-      // Midday Sydney on the issue date: fixed, so rendering again gives the same file.
-      CreationDate: new Date(`${invoice.issueDate.slice(0, 10)}T12:00:00+10:00`),
+      // Midday on the issue date in the seller's zone: fixed, so rendering again gives the same file.
+      CreationDate: zonedToInstant(`${invoice.issueDate.slice(0, 10)}T12:00`, doc.timeZone),
     },
   })
   const chunks: Buffer[] = []

@@ -3,7 +3,7 @@
 import type postgres from 'postgres'
 import type { Deps } from '../../core/deps.js'
 import { notFound } from '../../core/errors.js'
-import { sydneyDate } from '../../core/period.js'
+import { companyToday } from '../../core/company-time.js'
 import { withTenant } from '../../db/sql.js'
 import type { EmailAttachment } from '../../providers/email/provider.js'
 import type { InvoiceDocument } from './document.js'
@@ -21,8 +21,8 @@ export async function invoiceCompany(deps: Deps, token: string): Promise<string>
 }
 
 export async function invoiceDocument(deps: Deps, tx: postgres.TransactionSql, row: InvoiceRow): Promise<InvoiceDocument> {
-  const [company] = await tx<{ business_name: string; abn: string | null; phone: string | null; contact_email: string }[]>`
-    select business_name, abn, phone, contact_email from companies`
+  const [company] = await tx<{ business_name: string; abn: string | null; phone: string | null; contact_email: string; time_zone: string }[]>`
+    select business_name, abn, phone, contact_email, time_zone from companies`
   const [lead] = await tx<{ name: string; address: string | null; suburb: string | null; phone: string | null; email: string | null }[]>`
     select name, address, suburb, phone, email from leads where id = ${row.lead_id}`
   const settings = await readSettings(tx)
@@ -33,6 +33,7 @@ export async function invoiceDocument(deps: Deps, tx: postgres.TransactionSql, r
     seller: { name: company!.business_name, abn: company!.abn, address: null, phone: company!.phone, email: company!.contact_email },
     buyer: { name: lead!.name, abn: null, address: [lead!.address, lead!.suburb].filter(Boolean).join(', ') || null, phone: lead!.phone, email: lead!.email },
     cardSurchargePercent: settings.card_surcharge_percent,
+    timeZone: company!.time_zone,
   }
 }
 
@@ -40,7 +41,7 @@ export async function invoiceDocument(deps: Deps, tx: postgres.TransactionSql, r
 export async function withPublicInvoice<T>(deps: Deps, token: string, fn: (tx: postgres.TransactionSql, row: InvoiceRow, companyId: string) => Promise<T>): Promise<T> {
   const companyId = await invoiceCompany(deps, token)
   return withTenant(deps.db, companyId, async (tx) => {
-    const row = await findInvoiceByToken(tx, token, sydneyDate(deps.clock.now()))
+    const row = await findInvoiceByToken(tx, token, await companyToday(tx, deps.clock.now()))
     if (!row) throw notFound('Invoice')
     return fn(tx, row, companyId)
   })
@@ -58,7 +59,7 @@ export async function publicInvoicePdf(deps: Deps, token: string): Promise<{ fil
 /** The PDF for an invoice email, rendered at send time from the invoice as it is then. */
 export async function invoicePdfAttachment(deps: Deps, companyId: string, invoiceId: string): Promise<EmailAttachment> {
   const doc = await withTenant(deps.db, companyId, async (tx) => {
-    const row = await findInvoice(tx, invoiceId, sydneyDate(deps.clock.now()))
+    const row = await findInvoice(tx, invoiceId, await companyToday(tx, deps.clock.now()))
     if (!row) throw notFound('Invoice')
     return invoiceDocument(deps, tx, row)
   })

@@ -1,5 +1,5 @@
 // Invoice SQL. The stored status never says Overdue: a Sent or Partially Paid invoice past its due
-// date (a Sydney calendar date) reads as Overdue everywhere, as a Sent quote past its date reads Expired.
+// date (a calendar date local to the company) reads as Overdue everywhere, as a Sent quote past its date reads Expired.
 import type postgres from 'postgres'
 import { centsToDollars } from '../../core/money.js'
 import { listPage, type Page } from '../../core/paging.js'
@@ -51,7 +51,7 @@ export interface InvoiceLineRow {
 
 /**
  * Overdue, the one rule every list, summary and scan reads: sent and not settled (Sent or Partially
- * Paid), not a credit note, due before today (invoice dates are Sydney dates). Computed when read,
+ * Paid), not a credit note, due before today (the company's local date; invoice dates are local dates). Computed when read,
  * never stored. `table` is the invoices alias in the query, when it has one.
  */
 export function overdueCondition(tx: postgres.TransactionSql, today: string, table?: string) {

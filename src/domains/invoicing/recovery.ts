@@ -6,7 +6,8 @@ import type { Deps } from '../../core/deps.js'
 import type { Principal } from '../../core/access.js'
 import { AppError, notFound } from '../../core/errors.js'
 import { centsToDollars, formatCents } from '../../core/money.js'
-import { addDays, sydneyDate } from '../../core/period.js'
+import { addDays } from '../../core/period.js'
+import { companyToday } from '../../core/company-time.js'
 import { withTenant } from '../../db/sql.js'
 import { overdueInvoices } from './chase.js'
 import type { RecoveryInput } from './schema.js'
@@ -40,13 +41,13 @@ export function paymentPlan(balanceCents: number, today: string) {
 }
 
 export async function recoveryOptions(deps: Deps, principal: Principal, input: Static<typeof RecoveryInput>) {
-  const today = sydneyDate(deps.clock.now())
-  const { rows, settings } = await withTenant(deps.db, principal.companyId, async (tx) => {
+  const { rows, settings, today } = await withTenant(deps.db, principal.companyId, async (tx) => {
+    const today = await companyToday(tx, deps.clock.now())
     if (input.job_id) {
       const [job] = await tx<{ id: string }[]>`select id from jobs where id = ${input.job_id}`
       if (!job) throw notFound('Job')
     }
-    return { rows: await overdueInvoices(tx, today, input.job_id ? { jobId: input.job_id } : { minDays: 30 }), settings: await readSettings(tx) }
+    return { rows: await overdueInvoices(tx, today, input.job_id ? { jobId: input.job_id } : { minDays: 30 }), settings: await readSettings(tx), today }
   })
   if (input.job_id && !rows.length) {
     throw new AppError('conflict', 'This job has no overdue invoice, so there is nothing to recover. invoicing.chase lists overdue invoices.', { job_id: input.job_id })

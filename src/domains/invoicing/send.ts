@@ -10,7 +10,7 @@ import type { StartAfterCommit } from '../../temporal/outbox.js'
 import { reserveMessageDelivery, type QueuedMessage } from '../comms/deliver.js'
 import { recordInvoiceSent } from './issue.js'
 import { balanceCents, findInvoice, publicInvoiceUrl } from './queries.js'
-import { sydneyDate } from '../../core/period.js'
+import { companyToday } from '../../core/company-time.js'
 // A cycle with service.ts, used only at call time: the event carries the invoice as the API shows it.
 import { loadInvoice } from './load.js'
 import { startInvoiceChase } from '../automations/chase-payment.js'
@@ -34,7 +34,7 @@ export interface InvoiceMessageRequest {
 
 export async function queueInvoiceMessages(deps: Deps, tx: postgres.TransactionSql, start: StartAfterCommit, req: InvoiceMessageRequest): Promise<Delivery> {
   if (!req.sms && !req.email) return { workflow_id: null, channels: [], skipped: [] }
-  const inv = (await findInvoice(tx, req.invoiceId, sydneyDate(req.now), { forUpdate: true }))!
+  const inv = (await findInvoice(tx, req.invoiceId, await companyToday(tx, req.now), { forUpdate: true }))!
   const [lead] = await tx<{ name: string; phone: string | null; email: string | null }[]>`select name, phone, email from leads where id = ${inv.lead_id}`
   const [company] = await tx<{ business_name: string }[]>`select business_name from companies`
   const business = company!.business_name

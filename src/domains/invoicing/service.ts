@@ -7,7 +7,7 @@ import type { Principal } from '../../core/access.js'
 import { AppError, notFound, validationError } from '../../core/errors.js'
 import { hasAtMostDecimals, parseDollars } from '../../core/money.js'
 import { pageEnvelope, pageFrom } from '../../core/paging.js'
-import { sydneyDate } from '../../core/period.js'
+import { companyToday } from '../../core/company-time.js'
 import { withTenant } from '../../db/sql.js'
 import { withTenantThenStart } from '../../temporal/outbox.js'
 import { findJob, type JobRow } from '../jobs/queries.js'
@@ -35,7 +35,7 @@ export async function quoteBasis(tx: postgres.TransactionSql, quote: Pick<QuoteR
 
 /** What the client agreed to pay for the job: the quote's lines with their GST shares, or the job's amount. */
 async function basisOf(deps: Deps, tx: postgres.TransactionSql, job: JobRow): Promise<BasisLine[]> {
-  if (job.quote_id) return quoteBasis(tx, (await findQuote(tx, job.quote_id, sydneyDate(deps.clock.now())))!)
+  if (job.quote_id) return quoteBasis(tx, (await findQuote(tx, job.quote_id, await companyToday(tx, deps.clock.now())))!)
   return job.amount_cents !== null && Number(job.amount_cents) > 0 ? basisFromAmount(job.title, Number(job.amount_cents)) : []
 }
 
@@ -47,7 +47,7 @@ interface JobInvoices {
 
 /** Earlier invoices of the job, void ones left out, each net of the credit notes against it. */
 export async function jobInvoices(deps: Deps, tx: postgres.TransactionSql, job: JobRow): Promise<JobInvoices> {
-  const rows = (await invoicesOfJob(tx, job.id, job.quote_id, sydneyDate(deps.clock.now()))).filter((r) => r.stored_status !== 'Void')
+  const rows = (await invoicesOfJob(tx, job.id, job.quote_id, await companyToday(tx, deps.clock.now()))).filter((r) => r.stored_status !== 'Void')
   const credits = new Map<string, Amounts>()
   for (const r of rows.filter((r) => r.kind === 'credit_note')) {
     const c = credits.get(r.credits_invoice_id!) ?? { subtotalCents: 0, gstCents: 0 }
@@ -155,9 +155,8 @@ export async function getInvoice(deps: Deps, principal: Principal, id: string) {
 
 export async function listInvoices(deps: Deps, principal: Principal, input: Static<typeof ListInvoicesInput>) {
   const page = pageFrom(input)
-  const today = sydneyDate(deps.clock.now())
   return withTenant(deps.db, principal.companyId, async (tx) => {
-    const { rows, total } = await listInvoiceRows(tx, { status: input.status, kind: input.kind, jobId: input.job_id }, page, today)
+    const { rows, total } = await listInvoiceRows(tx, { status: input.status, kind: input.kind, jobId: input.job_id }, page, await companyToday(tx, deps.clock.now()))
     const lines = await linesOf(tx, rows.map((r) => r.id))
     const active = await paymentsActive(tx, deps.payments.name)
     const invoices = rows.map((r) => presentInvoice(r, lines.get(r.id)!, deps.urls.siteRoot, active))

@@ -9,7 +9,7 @@ import { isAuMobile } from '../../core/phone.js'
 import { reserveMessageDelivery, type QueuedMessage } from '../comms/deliver.js'
 import { withTenantThenStart } from '../../temporal/outbox.js'
 import { findJob, presentJob } from './queries.js'
-import { sydneyDate } from '../../core/period.js'
+import { localDate } from '../../core/zoned-time.js'
 import type { SendEtaInput } from './schema.js'
 
 export async function sendEta(deps: Deps, principal: Principal, input: Static<typeof SendEtaInput>) {
@@ -20,7 +20,7 @@ export async function sendEta(deps: Deps, principal: Principal, input: Static<ty
     if (row.status === 'Completed' || row.status === 'Cancelled') {
       throw new AppError('conflict', `The job is ${row.status}; no on-my-way notice is needed.`, { current_status: row.status })
     }
-    const [company] = await tx<{ business_name: string; phone: string | null }[]>`select business_name, phone from companies`
+    const [company] = await tx<{ business_name: string; phone: string | null; time_zone: string }[]>`select business_name, phone, time_zone from companies`
     const first = row.lead_name.split(/\s+/)[0] ?? row.lead_name
     const who = row.technician ? `${row.technician} from ${company!.business_name}` : company!.business_name
     const when = input.eta_minutes ? ` and should arrive in about ${input.eta_minutes} minutes` : ''
@@ -44,6 +44,6 @@ export async function sendEta(deps: Deps, principal: Principal, input: Static<ty
     }
     if (!messages.length) throw new AppError('validation_error', 'The client cannot be reached on the chosen channel.', { messages: skipped })
     const delivery = await start(await reserveMessageDelivery(tx, { companyId: principal.companyId, subject: `job-eta:${row.id}:${notice}`, messages, now }))
-    return { job: presentJob(row, sydneyDate(deps.clock.now())), delivery: { workflow_id: delivery.workflow_id, channels: messages.map((m) => m.channel), skipped } }
+    return { job: presentJob(row, localDate(deps.clock.now(), company!.time_zone)), delivery: { workflow_id: delivery.workflow_id, channels: messages.map((m) => m.channel), skipped } }
   })
 }

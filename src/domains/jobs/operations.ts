@@ -77,7 +77,7 @@ export const jobOperations = [
     name: 'jobs.profit_summary',
     domain: 'jobs',
     title: 'Job profit summary',
-    description: "Revenue, costs (the quote's line-item unit costs plus costs recorded on the job) and margin, per job and in total: one job by job_id, or the jobs completed between from and to (Sydney dates; default the last 30 days).",
+    description: "Revenue, costs (the quote's line-item unit costs plus costs recorded on the job) and margin, per job and in total: one job by job_id, or the jobs completed between from and to (the company's local dates; default the last 30 days).",
     input: ProfitSummaryInput,
     output: ProfitSummaryResponse,
     access: read,

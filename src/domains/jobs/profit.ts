@@ -5,7 +5,9 @@ import type { Deps } from '../../core/deps.js'
 import type { Principal } from '../../core/access.js'
 import { notFound, validationError } from '../../core/errors.js'
 import { centsToDollars } from '../../core/money.js'
-import { addDays, sydneyDate } from '../../core/period.js'
+import { addDays } from '../../core/period.js'
+import { localDate } from '../../core/zoned-time.js'
+import { companyTimeZone } from '../../core/company-time.js'
 import { withTenant } from '../../db/sql.js'
 import type { JobStatus, ProfitSummaryInput } from './schema.js'
 
@@ -21,19 +23,27 @@ interface ProfitRow {
 const percent = (margin: number, revenue: number) => (revenue > 0 ? Math.round((margin / revenue) * 1000) / 10 : null)
 
 export async function profitSummary(deps: Deps, principal: Principal, input: Static<typeof ProfitSummaryInput>) {
-  const today = sydneyDate(deps.clock.now())
-  const period = input.job_id ? null : { from: input.from ?? addDays(today, -30), to: input.to ?? today }
-  if (period && period.from > period.to) throw validationError(['from: must not be after to'])
-  const rows = await withTenant(deps.db, principal.companyId, (tx) => tx<ProfitRow[]>`
-    select j.id, j.title, j.status, coalesce(j.amount_cents, 0) as revenue_cents,
-      coalesce((select sum(round(li.quantity * li.unit_cost_cents)) from quote_line_items li where li.quote_id = j.quote_id and li.unit_cost_cents is not null), 0) as materials_cents,
-      coalesce((select sum(c.amount_cents) from job_costs c where c.job_id = j.id), 0) as recorded_cents
-    from jobs j
-    where ${input.job_id
-      ? tx`j.id = ${input.job_id}`
-      : tx`j.status = 'Completed' and (j.completed_at at time zone 'Australia/Sydney')::date between ${period!.from}::date and ${period!.to}::date`}
-    order by j.completed_at nulls last, j.created_at`)
-  if (input.job_id && !rows.length) throw notFound('Job')
+  return withTenant(deps.db, principal.companyId, async (tx) => {
+    // Periods are the company's local dates: a job completed at 11 pm local time counts on that day.
+    const timeZone = await companyTimeZone(tx)
+    const today = localDate(deps.clock.now(), timeZone)
+    const period = input.job_id ? null : { from: input.from ?? addDays(today, -30), to: input.to ?? today }
+    if (period && period.from > period.to) throw validationError(['from: must not be after to'])
+    const rows = await tx<ProfitRow[]>`
+      select j.id, j.title, j.status, coalesce(j.amount_cents, 0) as revenue_cents,
+        coalesce((select sum(round(li.quantity * li.unit_cost_cents)) from quote_line_items li where li.quote_id = j.quote_id and li.unit_cost_cents is not null), 0) as materials_cents,
+        coalesce((select sum(c.amount_cents) from job_costs c where c.job_id = j.id), 0) as recorded_cents
+      from jobs j
+      where ${input.job_id
+        ? tx`j.id = ${input.job_id}`
+        : tx`j.status = 'Completed' and (j.completed_at at time zone ${timeZone})::date between ${period!.from}::date and ${period!.to}::date`}
+      order by j.completed_at nulls last, j.created_at`
+    if (input.job_id && !rows.length) throw notFound('Job')
+    return summarise(rows, period)
+  })
+}
+
+function summarise(rows: ProfitRow[], period: { from: string; to: string } | null) {
   let revenue = 0
   let costs = 0
   const jobs = rows.map((r) => {

@@ -46,8 +46,8 @@ const columns = (tx: postgres.TransactionSql) => tx`
      from invoices i where i.job_id = j.id and i.status <> 'Void') as invoicing`
 const from = (tx: postgres.TransactionSql) => tx`from jobs j join leads l on l.id = j.lead_id left join quotes q on q.id = j.quote_id`
 
-/** today (Sydney, YYYY-MM-DD) decides whether the latest invoice reads Overdue. */
-export function presentJob(row: JobRow, today: string = new Date().toISOString().slice(0, 10)) {
+/** today (the company's local date, YYYY-MM-DD) decides whether the latest invoice reads Overdue. */
+export function presentJob(row: JobRow, today: string) {
   const inv = row.invoice
   const overdue = inv && (inv.status === 'Sent' || inv.status === 'Partially Paid') && inv.due_date < today
   return {

@@ -14,7 +14,7 @@ import { withTenantThenStart, type StartAfterCommit } from '../../temporal/outbo
 import { prepareReviewRequest, presentRequest } from '../reviews/request.js'
 import { findLead } from '../leads/queries.js'
 import { findQuote, lineItemsFor } from '../quotes/queries.js'
-import { sydneyDate } from '../../core/period.js'
+import { companyToday } from '../../core/company-time.js'
 import { findJob, listJobRows, presentJob, type JobRow } from './queries.js'
 import { assertJobMove } from './transitions.js'
 import { startCompletionAutomations } from '../automations/client-automations.js'
@@ -24,7 +24,7 @@ import type { CompleteJobInput, CreateJobInput, JobStatus, ListJobsInput, Update
 async function loadJob(tx: postgres.TransactionSql, id: string, now: Date) {
   const row = await findJob(tx, id)
   if (!row) throw notFound('Job')
-  return presentJob(row, sydneyDate(now))
+  return presentJob(row, await companyToday(tx, now))
 }
 
 async function jobEvents(tx: postgres.TransactionSql, companyId: string, job: ReturnType<typeof presentJob>, before: JobRow | null, now: Date) {
@@ -44,7 +44,7 @@ export async function createJob(deps: Deps, principal: Principal, input: Static<
       let amountCents = input.amount === undefined ? null : parseDollars(input.amount, 'amount')
       let title = input.title?.trim()
       if (input.quote_id) {
-        const quote = await findQuote(tx, input.quote_id, sydneyDate(now))
+        const quote = await findQuote(tx, input.quote_id, await companyToday(tx, now))
         if (!quote || quote.lead_id !== lead.id) throw notFound('Quote for this lead')
         if (quote.status === 'Declined' || quote.status === 'Expired') {
           throw new AppError('conflict', `Quote ${quote.quote_number} is ${quote.status}; a job needs a live quote.`, { quote_status: quote.status })
@@ -179,10 +179,12 @@ async function reviewOnCompletion(tx: postgres.TransactionSql, start: StartAfter
 
 export async function listJobs(deps: Deps, principal: Principal, input: Static<typeof ListJobsInput>) {
   const page = pageFrom(input)
-  const { rows, total } = await withTenant(deps.db, principal.companyId, (tx) => listJobRows(tx, {
-    status: input.status, leadId: input.lead_id, technician: input.technician, scheduledFrom: input.scheduled_from, scheduledTo: input.scheduled_to,
-  }, page))
-  const today = sydneyDate(deps.clock.now())
+  const { rows, total, today } = await withTenant(deps.db, principal.companyId, async (tx) => ({
+    ...(await listJobRows(tx, {
+      status: input.status, leadId: input.lead_id, technician: input.technician, scheduledFrom: input.scheduled_from, scheduledTo: input.scheduled_to,
+    }, page)),
+    today: await companyToday(tx, deps.clock.now()),
+  }))
   const jobs = rows.map((r) => presentJob(r, today))
   return { jobs, ...pageEnvelope(jobs, total, page) }
 }

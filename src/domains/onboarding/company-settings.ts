@@ -6,7 +6,7 @@ import { defineOperation } from '../../core/operation.js'
 import { READ, WRITE } from '../../core/annotations.js'
 import { validationError } from '../../core/errors.js'
 import { EmptyInput, Nullable, StringEnum } from '../../core/schema-helpers.js'
-import { AUSTRALIAN_TIME_ZONES } from '../../core/zoned-time.js'
+import { AUSTRALIAN_TIME_ZONES, DEFAULT_TIME_ZONE } from '../../core/zoned-time.js'
 import { withTenant } from '../../db/sql.js'
 import { syncDailySummarySchedule } from '../automations/daily-summary.js'
 import { AU_STATES } from '../shared-schema.js'
@@ -31,7 +31,7 @@ const respond = (row: CompanySettingsRow) => ({ settings: { time_zone: row.time_
 export const companySettingsOperations = [
   defineOperation({
     name: 'onboarding.company_settings', domain: 'onboarding', title: 'Company settings',
-    description: "The company's settings: its time zone (Australia/Sydney unless changed) and its state or territory (null until set).",
+    description: `The company's settings: its time zone (${DEFAULT_TIME_ZONE} unless changed) and its state or territory (null until set).`,
     input: EmptyInput, output: CompanySettingsResponse, access: { permission: 'read' }, cost: 'read', annotations: READ, mcp: false,
     rest: { method: 'GET', path: '/settings/company' },
     run: async (ctx) => {

@@ -8,7 +8,7 @@ import type { Deps } from '../../core/deps.js'
 import { AppError } from '../../core/errors.js'
 import { recordEvent } from '../../core/events.js'
 import { centsToDollars, formatCents } from '../../core/money.js'
-import { sydneyDate } from '../../core/period.js'
+import { companyToday } from '../../core/company-time.js'
 import { balanceCents, findInvoice, type InvoiceRow } from '../invoicing/queries.js'
 import { loadInvoice } from '../invoicing/service.js'
 import { nudgeInvoiceChase } from '../automations/chase-payment.js'
@@ -66,7 +66,7 @@ export async function recordPayment(deps: Deps, tx: postgres.TransactionSql, com
     from payments where provider = ${p.provider} and provider_payment_id = ${p.providerPaymentId}`
   if (existing) return { payment: presentPayment(existing), invoice: await loadInvoice(deps, tx, existing.invoice_id), already_recorded: true }
 
-  const inv = await findInvoice(tx, p.invoiceId, sydneyDate(now), { forUpdate: true })
+  const inv = await findInvoice(tx, p.invoiceId, await companyToday(tx, now), { forUpdate: true })
   if (!inv) throw new AppError('not_found', 'Invoice was not found.')
   if (!p.alreadyTaken) refuse(inv, p.amountCents)
   const applied = Math.min(p.amountCents, balanceCents(inv))

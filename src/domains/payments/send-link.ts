@@ -5,7 +5,7 @@ import type { Deps } from '../../core/deps.js'
 import type { Principal } from '../../core/access.js'
 import { AppError, notFound } from '../../core/errors.js'
 import { formatCents, parseDollars } from '../../core/money.js'
-import { sydneyDate } from '../../core/period.js'
+import { companyToday } from '../../core/company-time.js'
 import { withTenantThenStart } from '../../temporal/outbox.js'
 import { balanceCents, invoicesOfJob } from '../invoicing/queries.js'
 import { loadInvoice } from '../invoicing/service.js'
@@ -20,7 +20,7 @@ export async function sendPaymentLink(deps: Deps, principal: Principal, input: S
     const job = await findJob(tx, input.job_id)
     if (!job) throw notFound('Job')
     await activeAccount(deps, tx)
-    const owing = (await invoicesOfJob(tx, job.id, job.quote_id, sydneyDate(now))).filter((r) => balanceCents(r) > 0)
+    const owing = (await invoicesOfJob(tx, job.id, job.quote_id, await companyToday(tx, now))).filter((r) => balanceCents(r) > 0)
     if (!owing.length) {
       throw new AppError('conflict', `Job ${job.title} has no invoice with a balance to pay. Generate one first with invoicing.generate (job_id ${job.id}).`, { next_step: 'invoicing.generate' })
     }

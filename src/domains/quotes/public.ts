@@ -4,7 +4,8 @@
 import type postgres from 'postgres'
 import type { Deps } from '../../core/deps.js'
 import { AppError, notFound } from '../../core/errors.js'
-import { sydneyDate } from '../../core/period.js'
+import { companyToday } from '../../core/company-time.js'
+import { localDate } from '../../core/zoned-time.js'
 import { withTenant } from '../../db/sql.js'
 import { findQuoteByToken, lineItemsFor, presentQuote, type QuoteRow } from './queries.js'
 import { onStatusChange } from './service.js'
@@ -14,7 +15,8 @@ import { nudgeQuoteFollowUp } from '../automations/follow-up-quote.js'
 
 export interface PublicQuoteView {
   quote: ReturnType<typeof presentQuote>
-  business: { name: string; abn: string | null; phone: string | null; email: string }
+  /** timeZone: the business's own zone, the calendar the page's dates are read in. */
+  business: { name: string; abn: string | null; phone: string | null; email: string; timeZone: string }
   client: { name: string; address: string | null; suburb: string | null }
   /** The deposit invoice once the quote is accepted: where the client sees and pays it. */
   depositInvoice?: { publicUrl: string; paymentUrl: string | null; balance: number }
@@ -32,7 +34,7 @@ async function withQuote<T>(deps: Deps, token: string, fn: (tx: postgres.Transac
   const companyId = await companyFor(deps, token)
   return withTenant(deps.db, companyId, async (tx) => {
     const now = deps.clock.now()
-    const row = await findQuoteByToken(tx, token, sydneyDate(now))
+    const row = await findQuoteByToken(tx, token, await companyToday(tx, now))
     if (!row || row.sent_count === 0) throw notFound('Quote') // a Draft has no public page yet
     if (row.status === 'Expired') {
       await tx`update quotes set status = 'Expired', updated_at = ${now} where id = ${row.id} and status <> 'Expired'`
@@ -43,17 +45,17 @@ async function withQuote<T>(deps: Deps, token: string, fn: (tx: postgres.Transac
 
 /** The page's data, read after any change this request made. */
 async function view(deps: Deps, tx: postgres.TransactionSql, token: string): Promise<PublicQuoteView> {
-  const row = (await findQuoteByToken(tx, token, sydneyDate(deps.clock.now())))!
+  const [company] = await tx<{ business_name: string; abn: string | null; phone: string | null; contact_email: string; time_zone: string }[]>`
+    select business_name, abn, phone, contact_email, time_zone from companies`
+  const row = (await findQuoteByToken(tx, token, localDate(deps.clock.now(), company!.time_zone)))!
   const lines = await lineItemsFor(tx, [row.id])
-  const [company] = await tx<{ business_name: string; abn: string | null; phone: string | null; contact_email: string }[]>`
-    select business_name, abn, phone, contact_email from companies`
   const [lead] = await tx<{ name: string; address: string | null; suburb: string | null }[]>`
     select name, address, suburb from leads where id = ${row.lead_id}`
   const quote = presentQuote(row, lines.get(row.id)!, deps.urls.siteRoot)
   const deposit = quote.deposit?.invoiceId ? await loadInvoice(deps, tx, quote.deposit.invoiceId) : null
   return {
     quote,
-    business: { name: company!.business_name, abn: company!.abn, phone: company!.phone, email: company!.contact_email },
+    business: { name: company!.business_name, abn: company!.abn, phone: company!.phone, email: company!.contact_email, timeZone: company!.time_zone },
     client: lead!,
     ...(deposit && { depositInvoice: { publicUrl: deposit.publicUrl, paymentUrl: deposit.paymentUrl, balance: deposit.balance } }),
   }

@@ -1,5 +1,5 @@
 // Quote SQL. The stored status never says Expired on its own: a Sent or Viewed quote past its
-// valid-until date (a Sydney calendar date) reads as Expired everywhere, and is written as
+// valid-until date (a calendar date local to the company) reads as Expired everywhere, and is written as
 // Expired when someone tries to act on it.
 import type postgres from 'postgres'
 import { centsToDollars } from '../../core/money.js'
@@ -44,7 +44,7 @@ export interface LineRow {
   service_id: string | null
 }
 
-/** Columns with the effective status for a given Sydney date. */
+/** Columns with the effective status on `today`, the company's local date. */
 const columns = (tx: postgres.TransactionSql, today: string) => tx`
   q.id, q.lead_id, q.quote_number,
   case when q.status in ('Sent', 'Viewed') and q.valid_until < ${today}::date then 'Expired' else q.status end as status,

@@ -39,7 +39,7 @@ export const QuoteSchema = Type.Object({
   clientName: Nullable(Type.String()),
   leadId: Type.String(),
   lineItems: Type.Array(LineItemSchema),
-  validUntil: Type.String({ format: 'date', description: 'Last day the quote can be accepted (Sydney date)' }),
+  validUntil: Type.String({ format: 'date', description: "Last day the quote can be accepted (the company's local date)" }),
   notes: Nullable(Type.String()),
   deposit: Nullable(Type.Object({
     percent: Nullable(Type.Number({ description: 'Share of the total asked as a deposit' })),

@@ -10,7 +10,8 @@ import { recordEvent } from '../../core/events.js'
 import { computeTotals } from '../../core/gst.js'
 import { centsToDollars, formatDollars, hasAtMostDecimals, parseDollars } from '../../core/money.js'
 import { pageEnvelope, pageFrom } from '../../core/paging.js'
-import { addDays, sydneyDate } from '../../core/period.js'
+import { addDays } from '../../core/period.js'
+import { companyToday } from '../../core/company-time.js'
 import { isAuMobile } from '../../core/phone.js'
 import { withTenant } from '../../db/sql.js'
 import { findLead } from '../leads/queries.js'
@@ -98,7 +99,7 @@ function assertDepositFits(totalCents: number, rule: { cents: number | null }) {
 }
 
 export async function loadQuote(deps: Deps, tx: postgres.TransactionSql, id: string) {
-  const row = await findQuote(tx, id, sydneyDate(deps.clock.now()))
+  const row = await findQuote(tx, id, await companyToday(tx, deps.clock.now()))
   if (!row) throw notFound('Quote')
   const lines = await lineItemsFor(tx, [id])
   return presentQuote(row, lines.get(id)!, deps.urls.siteRoot)
@@ -106,9 +107,9 @@ export async function loadQuote(deps: Deps, tx: postgres.TransactionSql, id: str
 
 export async function createQuote(deps: Deps, principal: Principal, input: Static<typeof CreateQuoteInput>) {
   const now = deps.clock.now()
-  const today = sydneyDate(now)
-  if (input.valid_until && input.valid_until < today) throw validationError(['valid_until: must be today or later'])
   return withTenant(deps.db, principal.companyId, async (tx) => {
+    const today = await companyToday(tx, now)
+    if (input.valid_until && input.valid_until < today) throw validationError(['valid_until: must be today or later'])
     const lead = await findLead(tx, input.lead_id)
     if (!lead) throw notFound('Lead')
     const lines = await priceLines(tx, input.line_items)
@@ -140,13 +141,12 @@ export function assertQuoteUpdateMove(from: QuoteStatus, to: QuoteStatus) {
 
 export async function updateQuote(deps: Deps, principal: Principal, input: Static<typeof UpdateQuoteInput>) {
   const now = deps.clock.now()
-  const today = sydneyDate(now)
   const deposit = depositRule(input)
   if (input.status === undefined && input.line_items === undefined && input.total === undefined && input.notes === undefined && input.valid_until === undefined && !deposit) {
     throw validationError(['body: give at least one field to change besides quote_id'])
   }
   return withTenant(deps.db, principal.companyId, async (tx) => {
-    const current = await findQuote(tx, input.quote_id, today, { forUpdate: true })
+    const current = await findQuote(tx, input.quote_id, await companyToday(tx, now), { forUpdate: true })
     if (!current) throw notFound('Quote')
     const target = input.status ?? current.status
     assertQuoteUpdateMove(current.status, target)
@@ -201,9 +201,8 @@ export async function onStatusChange(tx: postgres.TransactionSql, companyId: str
 
 export async function listQuotes(deps: Deps, principal: Principal, input: Static<typeof ListQuotesInput>) {
   const page = pageFrom(input)
-  const today = sydneyDate(deps.clock.now())
   const { rows, total, lines } = await withTenant(deps.db, principal.companyId, async (tx) => {
-    const { rows, total } = await listQuoteRows(tx, { status: input.status, leadId: input.lead_id }, page, today)
+    const { rows, total } = await listQuoteRows(tx, { status: input.status, leadId: input.lead_id }, page, await companyToday(tx, deps.clock.now()))
     return { rows, total, lines: await lineItemsFor(tx, rows.map((r) => r.id)) }
   })
   const quotes = rows.map((r) => presentQuote(r, lines.get(r.id)!, deps.urls.siteRoot))
@@ -214,9 +213,8 @@ const SENDABLE: QuoteStatus[] = ['Draft', 'Sent', 'Viewed']
 
 export async function sendQuote(deps: Deps, principal: Principal, input: Static<typeof SendQuoteInput>) {
   const now = deps.clock.now()
-  const today = sydneyDate(now)
   return withTenantThenStart(deps, principal.companyId, async (tx, start) => {
-    const current = await findQuote(tx, input.quote_id, today, { forUpdate: true })
+    const current = await findQuote(tx, input.quote_id, await companyToday(tx, now), { forUpdate: true })
     if (!current) throw notFound('Quote')
     if (!SENDABLE.includes(current.status)) {
       throw new AppError('conflict', `A ${current.status} quote cannot be sent. Only Draft, Sent or Viewed quotes can.`, { current_status: current.status, allowed_from: SENDABLE })
@@ -231,7 +229,7 @@ export async function sendQuote(deps: Deps, principal: Principal, input: Static<
     }
 
     const lead = (await findLead(tx, current.lead_id))!
-    const [company] = await tx<{ business_name: string }[]>`select business_name from companies`
+    const [company] = await tx<{ business_name: string; time_zone: string }[]>`select business_name, time_zone from companies`
     const url = publicQuoteUrl(deps.urls.siteRoot, current.public_token)
     const first = lead.name.split(/\s+/)[0] ?? lead.name
     const note = input.message ? `${input.message}\n\n` : ''
@@ -259,7 +257,7 @@ export async function sendQuote(deps: Deps, principal: Principal, input: Static<
     // This send's follow-ups (the run tells the previous send's run to stop; the nudge covers a send
     // made while follow-ups are off, whose previous run must stop all the same).
     nudgeQuoteFollowUp(deps, principal.companyId, current.id, current.sent_count)
-    const followUps = await startQuoteFollowUp(deps, tx, start, { companyId: principal.companyId, quoteId: current.id, sendNumber: sendCount, sentAt: null, validUntil: current.valid_until })
+    const followUps = await startQuoteFollowUp(deps, tx, start, { companyId: principal.companyId, quoteId: current.id, sendNumber: sendCount, sentAt: null, validUntil: current.valid_until, timeZone: company!.time_zone })
     return {
       quote, public_url: url, delivery: { workflow_id: delivery?.workflow_id ?? null, channels: messages.map((m) => m.channel), skipped },
       follow_ups: followUps && { workflow_id: followUps.workflowId, at: followUps.followUpsAt },

@@ -5,6 +5,7 @@ import type { InvoiceDocument, InvoiceStatus } from '../../domains/invoicing/doc
 import { CLIENT_PAGE_STYLE, clientPageStart, escapeHtml as e } from './html.js'
 import { formatAbn } from '../../domains/onboarding/abn.js'
 import { formatDollars } from '../../core/money.js'
+import { longLocalDate } from '../../core/zoned-time.js'
 
 export interface InvoicePageOptions {
   /** Where the client pays online; null hides the pay button. */
@@ -18,11 +19,6 @@ export interface InvoicePageOptions {
 
 const quantityFormat = new Intl.NumberFormat('en-AU', { maximumFractionDigits: 3 })
 const percentFormat = new Intl.NumberFormat('en-AU', { maximumFractionDigits: 2 })
-// Invoice dates are calendar dates (YYYY-MM-DD); formatting them in UTC keeps the day as written.
-const dateFormat = new Intl.DateTimeFormat('en-AU', { dateStyle: 'long', timeZone: 'UTC' })
-const sydneyFormat = new Intl.DateTimeFormat('en-AU', { dateStyle: 'long', timeZone: 'Australia/Sydney' })
-/** A calendar date (YYYY-MM-DD) as written; an instant (paid, voided) as the day it was in Sydney. */
-const longDate = (iso: string) => (iso.length === 10 ? dateFormat.format(new Date(`${iso}T00:00:00Z`)) : sydneyFormat.format(new Date(iso)))
 
 /** Only web links and paths on this site become hrefs: escaping alone would let `javascript:` through. */
 function safeHref(url: string | null): string | null {
@@ -54,6 +50,7 @@ const STYLE = `${CLIENT_PAGE_STYLE}
 
 function statusText(doc: InvoiceDocument): string {
   const { invoice } = doc
+  const longDate = (iso: string) => longLocalDate(iso, doc.timeZone) // an instant (paid, voided) as the seller's date
   const due = longDate(invoice.dueDate)
   const byStatus: Record<InvoiceStatus, string> = {
     Draft: 'Draft: not yet sent.',
@@ -72,6 +69,7 @@ function partyLines(abn: string | null, ...details: Array<string | null>): strin
 
 export function renderInvoicePage(doc: InvoiceDocument, options: InvoicePageOptions): string {
   const { invoice, seller, buyer } = doc
+  const longDate = (iso: string) => longLocalDate(iso, doc.timeZone)
   const title = invoice.kind === 'credit_note' ? 'Adjustment note' : 'Tax invoice'
   const payHref = invoice.status !== 'Void' && invoice.balance > 0 ? safeHref(options.payUrl) : null
   const pdfHref = safeHref(options.pdfUrl)

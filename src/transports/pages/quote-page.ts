@@ -9,8 +9,7 @@ import { CLIENT_PAGE_STYLE, clientPageStart, escapeHtml as e } from './html.js'
 import { formFields, refuseCrossSite, setPageHeaders } from '../http-hygiene.js'
 import { formatAbn } from '../../domains/onboarding/abn.js'
 import { formatDollars } from '../../core/money.js'
-
-const longDate = (iso: string) => new Intl.DateTimeFormat('en-AU', { dateStyle: 'long', timeZone: 'Australia/Sydney' }).format(new Date(iso.length === 10 ? `${iso}T12:00:00+10:00` : iso))
+import { longLocalDate } from '../../core/zoned-time.js'
 
 const STYLE = `${CLIENT_PAGE_STYLE}
   table { width: 100%; border-collapse: collapse; font-size: .95rem; }
@@ -40,6 +39,7 @@ function depositNote(d: NonNullable<PublicQuoteView['depositInvoice']>): string 
 
 function render(v: PublicQuoteView, token: string, error?: string): string {
   const q = v.quote
+  const longDate = (iso: string) => longLocalDate(iso, v.business.timeZone) // the business's own calendar
   const answerable = q.status === 'Sent' || q.status === 'Viewed'
   const statusText: Record<string, string> = {
     Sent: `Valid until ${longDate(q.validUntil)}`,
