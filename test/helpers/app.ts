@@ -10,7 +10,7 @@ import { connect, type Sql } from '../../src/db/sql.js'
 import { systemClock, type Clock } from '../../src/core/clock.js'
 import type { AnyOperation } from '../../src/core/operation.js'
 import { startRuntime, type Runtime } from '../../src/runtime.js'
-import { OWNER_BASE, createDatabaseFromTemplate, dropDatabase } from './databases.js'
+import { OWNER_BASE, createDatabaseFromTemplate, databaseNames, retireDatabase } from './databases.js'
 
 export interface TestApp {
   url: string
@@ -44,8 +44,9 @@ export interface TestAppOptions {
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const suffix = randomBytes(5).toString('hex')
+  const databases = databaseNames(inject('databaseRun'))
   const dbUrl = new URL(options.shareDatabaseOf?.config.DATABASE_URL ?? OWNER_BASE)
-  if (!options.shareDatabaseOf) dbUrl.pathname = `/tradie_test_${suffix}`
+  if (!options.shareDatabaseOf) dbUrl.pathname = `/${databases.test(suffix)}`
   const config = loadConfig(
     {},
     {
@@ -69,7 +70,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   })
   const logger = pino({ level: config.LOG_LEVEL }, sink)
   const clock = options.clock ?? systemClock
-  if (!options.shareDatabaseOf) await createDatabaseFromTemplate(`tradie_test_${suffix}`, inject('templateDatabase'))
+  if (!options.shareDatabaseOf) await createDatabaseFromTemplate(databases.test(suffix), databases.template)
   // The runtime still runs its migrate step, as in production: on the copy it has nothing to apply.
   const runtime = await startRuntime({
     config,
@@ -113,7 +114,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       await runtime.stop()
       await owner.end()
       if (options.shareDatabaseOf) return
-      await dropDatabase(`tradie_test_${suffix}`)
+      await retireDatabase(databases.test(suffix), databases.retired(suffix))
     },
   }
 }

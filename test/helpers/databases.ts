@@ -3,6 +3,10 @@
 // copies every table, function, grant and the migrations table, so the service's own migrate step
 // at start finds nothing to apply. The app role (tradie_app) is cluster-wide and made by the first
 // migration; its grants live in the copied catalogue.
+//
+// Dropping a database waits for a checkpoint (over a second on a busy server), so a test file does
+// not drop its own: it renames it as retired (instant) and the run's global setup drops retired
+// databases in the background, and whatever is left at teardown.
 import { randomBytes } from 'node:crypto'
 import { connect } from '../../src/db/sql.js'
 import { ensureDatabase, migrate } from '../../src/db/migrate.js'
@@ -17,7 +21,17 @@ export function databaseUrl(name: string): string {
   return url.toString()
 }
 
+/** Names of one run's databases (runs of other worktrees share the server; each keeps to its own). */
+export const databaseNames = (run: string) => ({
+  template: `tradie_template_${run}`,
+  test: (suffix: string) => `tradie_test_${run}_${suffix}`,
+  retired: (suffix: string) => `tradie_retired_${run}_${suffix}`,
+})
+
+export const newRunId = () => randomBytes(5).toString('hex')
+
 const quoted = (name: string) => `"${name.replace(/"/g, '""')}"`
+const IN_USE = '55006' // object_in_use: another session is connected to the database
 
 async function asAdmin<T>(fn: (admin: ReturnType<typeof connect>) => Promise<T>): Promise<T> {
   const admin = connect(OWNER_BASE, { max: 1 })
@@ -35,9 +49,9 @@ export interface TemplateDatabase {
   drop(): Promise<void>
 }
 
-/** A migrated database that copies are made from; its name is unique to this run (runs share a server). */
-export async function createTemplateDatabase(): Promise<TemplateDatabase> {
-  const name = `tradie_template_${randomBytes(5).toString('hex')}`
+/** The run's migrated database that test databases are copied from. */
+export async function createTemplateDatabase(run: string): Promise<TemplateDatabase> {
+  const name = databaseNames(run).template
   // Copying fails while anyone is connected to the template, so connections are closed once it is
   // migrated (this also keeps autovacuum off it) and opened only to migrate it again.
   const allowConnections = (allow: boolean) => asAdmin((admin) => admin.unsafe(`alter database ${quoted(name)} with allow_connections ${allow}`))
@@ -63,7 +77,7 @@ export async function createTemplateDatabase(): Promise<TemplateDatabase> {
 /**
  * Creates database `name` as a copy of the template. Two test files may copy it at the same moment
  * (Postgres allows concurrent copies of one template); a copy refused because a session is still on
- * the template (SQLSTATE 55006, e.g. a refresh under way) is retried.
+ * the template (a watch-mode refresh under way) is retried.
  */
 export async function createDatabaseFromTemplate(name: string, template: string): Promise<void> {
   await asAdmin(async (admin) => {
@@ -72,13 +86,68 @@ export async function createDatabaseFromTemplate(name: string, template: string)
         await admin.unsafe(`create database ${quoted(name)} template ${quoted(template)}`)
         return
       } catch (error) {
-        if ((error as { code?: string }).code !== '55006' || attempt >= 50) throw error
+        if ((error as { code?: string }).code !== IN_USE || attempt >= 50) throw error
         await new Promise((r) => setTimeout(r, 100))
       }
     }
   })
 }
 
+/**
+ * Hands a test database over to be dropped in the background (see the header). When a session is
+ * still on it (a second app sharing it, a killed worker's backend not yet gone), it is dropped here
+ * with force instead.
+ */
+export async function retireDatabase(name: string, retiredName: string): Promise<void> {
+  await asAdmin(async (admin) => {
+    try {
+      await admin.unsafe(`alter database ${quoted(name)} rename to ${quoted(retiredName)}`)
+    } catch (error) {
+      if ((error as { code?: string }).code !== IN_USE) throw error
+      await admin.unsafe(`drop database if exists ${quoted(name)} with (force)`)
+    }
+  })
+}
+
 export async function dropDatabase(name: string): Promise<void> {
   await asAdmin((admin) => admin.unsafe(`drop database if exists ${quoted(name)} with (force)`))
+}
+
+/**
+ * Drops the run's retired databases as they appear, one at a time, until stopped; stop() then drops
+ * every database of the run still there (retired, or left by a file that never stopped its app),
+ * except the template (global setup drops it last).
+ */
+export function startDatabaseReaper(run: string, intervalMs = 1000): { stop(): Promise<void> } {
+  const admin = connect(OWNER_BASE, { max: 1 })
+  const like = (prefix: string) => `${prefix.replace(/_/g, '\\_')}%`
+  const names = databaseNames(run)
+  const drop = async (prefixes: string[]) => {
+    for (const prefix of prefixes) {
+      const rows = await admin<{ datname: string }[]>`select datname from pg_database where datname like ${like(prefix)}`
+      for (const { datname } of rows) await admin.unsafe(`drop database if exists ${quoted(datname)} with (force)`)
+    }
+  }
+  let stopped = false
+  let timer: NodeJS.Timeout | undefined
+  let pass: Promise<void> = Promise.resolve()
+  const tick = () => {
+    pass = drop([names.retired('')]).catch(() => {}) // a failed pass is tried again next tick and at stop
+    void pass.then(() => {
+      if (!stopped) timer = setTimeout(tick, intervalMs)
+    })
+  }
+  timer = setTimeout(tick, intervalMs)
+  return {
+    async stop() {
+      stopped = true
+      clearTimeout(timer)
+      await pass
+      try {
+        await drop([names.retired(''), names.test('')])
+      } finally {
+        await admin.end()
+      }
+    },
+  }
 }

@@ -10,15 +10,15 @@ import { join } from 'node:path'
 import type { TestProject } from 'vitest/node'
 import { startDevServer } from '../../src/temporal/dev-server.js'
 import { bundleWorkflows } from '../../src/temporal/workflow-bundle.js'
-import { createTemplateDatabase } from './databases.js'
+import { createTemplateDatabase, newRunId, startDatabaseReaper } from './databases.js'
 
 declare module 'vitest' {
   export interface ProvidedContext {
     temporalAddress: string
     /** Base URL of stripe-mock, e.g. http://127.0.0.1:12111. */
     stripeMockUrl: string
-    /** The migrated database each test app's database is copied from. */
-    templateDatabase: string
+    /** Names this run's databases (test/helpers/databases.ts): the template each test app's database is copied from. */
+    databaseRun: string
     /** File holding the workflow bundle every worker of the run uses. */
     workflowBundlePath: string
   }
@@ -115,9 +115,13 @@ export default async function setup(project: TestProject) {
   // Migrating and bundling take seconds each; they run while the servers below start. Each registers
   // its own clean-up as soon as it exists, and is awaited even when a server fails to start, so a
   // failure never leaves a template database or bundle behind.
-  const template = createTemplateDatabase().then((db) => {
+  const run = newRunId()
+  const template = createTemplateDatabase(run).then((db) => {
     stops.push(() => db.drop())
-    project.provide('templateDatabase', db.name)
+    // Test files retire their databases; this drops them off the files' critical path.
+    const reaper = startDatabaseReaper(run)
+    stops.push(() => reaper.stop())
+    project.provide('databaseRun', run)
     return db
   })
   const bundle = buildWorkflowBundle().then((built) => {
