@@ -18,6 +18,7 @@ import { connectClient, ensureSearchAttributes } from './temporal/connection.js'
 import { WorkflowDispatcher } from './temporal/outbox.js'
 import { WebhookDispatcher } from './domains/webhooks/dispatcher.js'
 import { connectWorker, startWorker, type RunningWorker } from './temporal/worker.js'
+import type { PrebuiltWorkflowBundle } from './temporal/workflow-bundle.js'
 import { API_PREFIX } from './transports/rest.js'
 import { LocalSseSessions } from './transports/mcp/sse.js'
 import { SseBus } from './transports/mcp/sse-bus.js'
@@ -38,6 +39,8 @@ export interface RuntimeOptions {
   logger?: Logger
   /** Extra operations (tests register probes of the auth rules this way). */
   extraOperations?: AnyOperation[]
+  /** A workflow bundle built ahead of time (the tests build one per run); default: the worker bundles its own. */
+  workflowBundle?: PrebuiltWorkflowBundle
 }
 
 export interface Runtime {
@@ -82,7 +85,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   }
 
   let worker: RunningWorker | null = null
-  if (workerConnection) worker = await startWorker(deps, workerConnection, composition.workflows)
+  if (workerConnection) worker = await startWorker(deps, workerConnection, composition.workflows, options.workflowBundle)
   let webhooks: WebhookDispatcher | null = null
   if (options.relay ?? true) workflows.startRelay(config.OUTBOX_RELAY_INTERVAL_MS)
   if (options.webhookDispatch ?? options.relay ?? true) {

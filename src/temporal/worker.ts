@@ -1,28 +1,13 @@
 // The Temporal worker: real workflows from workflows/, activities from createActivities(deps).
-import { DefaultLogger, NativeConnection, Runtime, Worker, bundleWorkflowCode, type WorkflowBundle } from '@temporalio/worker'
-import { fileURLToPath } from 'node:url'
+import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker'
 import { createActivities } from '../../activities/index.js'
 import * as bundledWorkflows from '../../workflows/index.js'
 import type { Deps } from '../core/deps.js'
 import type { Logger } from '../logger.js'
 import { workflowType, type AnyWorkflowDefinition } from './contract.js'
+import { workflowBundle, type PrebuiltWorkflowBundle } from './workflow-bundle.js'
 
-const workflowsPath = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url))
-
-let bundle: Promise<WorkflowBundle> | null = null
-
-/** Bundles workflow code once per process (webpack takes seconds); ESM sources import './x.js'. */
-export function workflowBundle(): Promise<WorkflowBundle> {
-  bundle ??= bundleWorkflowCode({
-    workflowsPath,
-    webpackConfigHook: (config) => {
-      config.resolve = { ...config.resolve, extensionAlias: { '.js': ['.ts', '.js'] } }
-      return config
-    },
-    logger: { log: () => {}, trace: () => {}, debug: () => {}, info: () => {}, warn: console.warn, error: console.error },
-  })
-  return bundle
-}
+export { workflowBundle } from './workflow-bundle.js'
 
 /**
  * webpack bundles one static entry (workflows/index.ts), so the domains' workflow definitions and
@@ -65,15 +50,18 @@ export async function connectWorker(logger: Logger, address: string): Promise<Na
   return NativeConnection.connect({ address })
 }
 
-/** Runs the worker on a connection; stopping the worker does not close the connection (its owner does). */
-export async function startWorker(deps: Deps, connection: NativeConnection, definitions: AnyWorkflowDefinition[]): Promise<RunningWorker> {
+/**
+ * Runs the worker on a connection; stopping the worker does not close the connection (its owner does).
+ * prebuilt: a bundle built ahead of time, instead of this process's own (see workflowBundle).
+ */
+export async function startWorker(deps: Deps, connection: NativeConnection, definitions: AnyWorkflowDefinition[], prebuilt?: PrebuiltWorkflowBundle): Promise<RunningWorker> {
   checkWorkflowExports(definitions)
   installSdkLogging(deps.logger)
   const worker = await Worker.create({
     connection,
     namespace: deps.config.TEMPORAL_NAMESPACE,
     taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
-    workflowBundle: await workflowBundle(),
+    workflowBundle: prebuilt ?? await workflowBundle(),
     activities: createActivities(deps),
   })
   const running = worker.run()

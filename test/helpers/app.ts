@@ -1,5 +1,6 @@
 // Starts the real service (migrated database, API, worker, relay) against its own database and
-// task queue, on a random port. Tests talk to it over HTTP.
+// task queue, on a random port. Tests talk to it over HTTP. The database is a copy of the run's
+// migrated template and the worker runs the run's workflow bundle (both made once, in global setup).
 import { randomBytes } from 'node:crypto'
 import { Writable } from 'node:stream'
 import { inject } from 'vitest'
@@ -9,8 +10,7 @@ import { connect, type Sql } from '../../src/db/sql.js'
 import { systemClock, type Clock } from '../../src/core/clock.js'
 import type { AnyOperation } from '../../src/core/operation.js'
 import { startRuntime, type Runtime } from '../../src/runtime.js'
-
-const OWNER_BASE = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
+import { OWNER_BASE, createDatabaseFromTemplate, databaseNames, retireDatabase } from './databases.js'
 
 export interface TestApp {
   url: string
@@ -44,8 +44,9 @@ export interface TestAppOptions {
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const suffix = randomBytes(5).toString('hex')
+  const databases = databaseNames(inject('databaseRun'))
   const dbUrl = new URL(options.shareDatabaseOf?.config.DATABASE_URL ?? OWNER_BASE)
-  if (!options.shareDatabaseOf) dbUrl.pathname = `/tradie_test_${suffix}`
+  if (!options.shareDatabaseOf) dbUrl.pathname = `/${databases.test(suffix)}`
   const config = loadConfig(
     {},
     {
@@ -69,6 +70,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   })
   const logger = pino({ level: config.LOG_LEVEL }, sink)
   const clock = options.clock ?? systemClock
+  if (!options.shareDatabaseOf) await createDatabaseFromTemplate(databases.test(suffix), databases.template)
+  // The runtime still runs its migrate step, as in production: on the copy it has nothing to apply.
   const runtime = await startRuntime({
     config,
     temporalAddress: inject('temporalAddress'),
@@ -77,6 +80,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     extraOperations: options.extraOperations,
     relay: options.relay ?? true,
     worker: options.worker ?? true,
+    workflowBundle: { codePath: inject('workflowBundlePath') },
   })
   const owner = connect(dbUrl.toString(), { max: 2 })
   const url = runtime.url!
@@ -110,9 +114,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       await runtime.stop()
       await owner.end()
       if (options.shareDatabaseOf) return
-      const admin = connect(OWNER_BASE, { max: 1 })
-      await admin.unsafe(`drop database if exists "tradie_test_${suffix}" with (force)`)
-      await admin.end()
+      await retireDatabase(databases.test(suffix), databases.retired(suffix))
     },
   }
 }

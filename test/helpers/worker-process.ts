@@ -24,6 +24,8 @@ export function workerProcesses(app: () => TestApp, env: () => Record<string, st
           DATABASE_URL: app().config.DATABASE_URL,
           TEMPORAL_ADDRESS: inject('temporalAddress'),
           TEMPORAL_TASK_QUEUE: app().config.TEMPORAL_TASK_QUEUE,
+          // The run's prebuilt bundle: a restarted worker is ready without bundling again.
+          TEMPORAL_WORKFLOW_BUNDLE: inject('workflowBundlePath'),
         },
         stdio: ['ignore', 'pipe', 'pipe'],
       })
