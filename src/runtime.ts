@@ -102,6 +102,12 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     const gate = startupGate()
     server = createServer(gate.listener)
     server.on('clientError', answerClientError)
+    // Keep idle connections open longer than any client keeps them (undici ~4 s, load balancers ~60 s),
+    // so the client always closes first: with Node's 5 s default a client could reuse a socket the
+    // server was closing at that moment and get ECONNRESET on a request it never knew was refused
+    // (seen in tests on a loaded machine). headersTimeout must stay above keepAliveTimeout.
+    server.keepAliveTimeout = 65_000
+    server.headersTimeout = 66_000
     await new Promise<void>((resolve) => server!.listen(config.PORT, config.HOST, resolve))
     const port = (server.address() as AddressInfo).port
     url = `http://127.0.0.1:${port}`
