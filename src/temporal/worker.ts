@@ -29,9 +29,15 @@ export interface RunningWorker {
 }
 
 let runtimeInstalled = false
+let sdkLogger: Logger | null = null
 
-/** Sends the SDK's own logs (warnings and errors only) into our structured log. Once per process. */
+/**
+ * Sends the SDK's own logs (warnings and errors only) into our structured log. The SDK's Runtime is
+ * installed once per process; its logs go to the logger of the latest runtime that started here (one
+ * in production; in tests, files run one after another in a worker process).
+ */
 function installSdkLogging(logger: Logger): void {
+  sdkLogger = logger
   if (runtimeInstalled) return
   runtimeInstalled = true
   Runtime.install({
@@ -39,7 +45,7 @@ function installSdkLogging(logger: Logger): void {
     shutdownSignals: [],
     logger: new DefaultLogger('WARN', (entry) => {
       const level = entry.level === 'ERROR' ? 'error' : 'warn'
-      logger[level]({ sdk: 'temporal', ...entry.meta }, entry.message)
+      sdkLogger?.[level]({ sdk: 'temporal', ...entry.meta }, entry.message)
     }),
   })
 }
