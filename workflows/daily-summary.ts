@@ -3,7 +3,7 @@
 // manual trigger on the same day sends nothing more.
 import { proxyActivities, workflowInfo } from '@temporalio/workflow'
 import type { Activities } from '../activities/index.js'
-import type { DailySummaryInput } from '../src/domains/automations/daily-summary.js'
+import type { DailySummaryInput } from '../src/domains/automations/daily-summary/daily-summary.js'
 import { DATABASE_STEP, MESSAGE_SEND } from './activity-options.js'
 
 const { planDailySummary, finishAutomationRun } = proxyActivities<Activities>(DATABASE_STEP)

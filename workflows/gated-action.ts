@@ -5,7 +5,7 @@
 // uuid4, so a replay makes the same one.
 import { proxyActivities, uuid4, workflowInfo } from '@temporalio/workflow'
 import type { Activities } from '../activities/index.js'
-import type { PendingMessage } from '../src/domains/automations/approval.js'
+import type { PendingMessage } from '../src/domains/automations/engine/approval.js'
 import { DATABASE_STEP } from './activity-options.js'
 import { approvalGate } from './approval.js'
 

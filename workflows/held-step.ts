@@ -10,7 +10,7 @@ import type { Activities } from '../activities/index.js'
 import { DATABASE_STEP, MESSAGE_SEND } from './activity-options.js'
 import { approvalGate } from './approval.js'
 import type { QueuedMessage } from '../src/domains/comms/deliver.js'
-import type { StepApproval } from '../src/domains/automations/held-step.js'
+import type { StepApproval } from '../src/domains/automations/engine/held-step.js'
 
 const { recordPendingAction, settlePendingAction } = proxyActivities<Activities>(DATABASE_STEP)
 

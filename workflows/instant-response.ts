@@ -4,7 +4,7 @@
 // says whether it was kept. A run that could send nothing fails, so it can be run again on request.
 import { ApplicationFailure, proxyActivities } from '@temporalio/workflow'
 import type { Activities } from '../activities/index.js'
-import type { InstantResponseInput } from '../src/domains/automations/instant-response.js'
+import type { InstantResponseInput } from '../src/domains/automations/instant-response/instant-response.js'
 
 /** Below this, the promise is already lost: send anyway (a late reply beats none) within LATE_BOUND_MS. */
 const MIN_BOUND_MS = 2_000

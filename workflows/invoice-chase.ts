@@ -10,7 +10,7 @@
 import { condition, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow'
 import type { Activities } from '../activities/index.js'
 import { DATABASE_STEP } from './activity-options.js'
-import type { InvoiceChaseInput } from '../src/domains/automations/chase-payment.js'
+import type { InvoiceChaseInput } from '../src/domains/automations/payment-chase/chase-payment.js'
 import type { QueuedMessage } from '../src/domains/comms/deliver.js'
 import { deliverEach, holdStep, type StepDelivery } from './held-step.js'
 

@@ -2,7 +2,7 @@
 import { proxyActivities } from '@temporalio/workflow'
 import type { Activities } from '../activities/index.js'
 import { DATABASE_STEP } from './activity-options.js'
-import type { InvoiceSummary, SendStep } from '../src/domains/automations/invoice-job.js'
+import type { InvoiceSummary, SendStep } from '../src/domains/automations/job-flow/invoice-job.js'
 
 const { invoiceCompletedJob, sendInvoiceFirstTime, recordAutomationStep } = proxyActivities<Activities>(DATABASE_STEP)
 

@@ -3,7 +3,7 @@
 import { proxyActivities, workflowInfo } from '@temporalio/workflow'
 import type { Activities } from '../activities/index.js'
 import { DATABASE_STEP } from './activity-options.js'
-import type { ProcessLeadInput, ProcessLeadResult } from '../src/domains/automations/process-lead.js'
+import type { ProcessLeadInput, ProcessLeadResult } from '../src/domains/automations/job-flow/process-lead.js'
 
 const { prioritiseLead, createLeadFollowUp, startLeadInstantResponse, recordAutomationStep, finishAutomationRun } = proxyActivities<Activities>(DATABASE_STEP)
 

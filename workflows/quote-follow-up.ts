@@ -11,7 +11,7 @@
 import { condition, defineSignal, getExternalWorkflowHandle, proxyActivities, setHandler } from '@temporalio/workflow'
 import type { Activities } from '../activities/index.js'
 import { DATABASE_STEP } from './activity-options.js'
-import type { QuoteFollowUpInput } from '../src/domains/automations/follow-up-quote.js'
+import type { QuoteFollowUpInput } from '../src/domains/automations/quote-follow-up/follow-up-quote.js'
 import type { QueuedMessage } from '../src/domains/comms/deliver.js'
 import { deliverEach, holdStep, type StepDelivery } from './held-step.js'
 

@@ -7,7 +7,7 @@ import { condition, defineSignal, proxyActivities, setHandler, workflowInfo } fr
 import type { Activities } from '../activities/index.js'
 import { DATABASE_STEP } from './activity-options.js'
 import { invoiceAndSend } from './invoice-steps.js'
-import type { QuoteToInvoiceInput, QuoteToInvoiceResult } from '../src/domains/automations/quote-to-invoice.js'
+import type { QuoteToInvoiceInput, QuoteToInvoiceResult } from '../src/domains/automations/job-flow/quote-to-invoice.js'
 
 export const jobChangedSignal = defineSignal('jobChanged')
 

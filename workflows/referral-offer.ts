@@ -4,7 +4,7 @@
 // replay never sends twice.
 import { proxyActivities, sleep } from '@temporalio/workflow'
 import type { Activities } from '../activities/index.js'
-import type { ReferralOfferInput } from '../src/domains/automations/referral-program.js'
+import type { ReferralOfferInput } from '../src/domains/automations/client-outreach/referral-program.js'
 import { DATABASE_STEP, MESSAGE_SEND } from './activity-options.js'
 import { gatedAction } from './gated-action.js'
 

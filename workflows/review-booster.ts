@@ -5,7 +5,7 @@
 // job's request number (1 for the request, 2 for the reminder): a retry or replay never sends twice.
 import { proxyActivities, sleep } from '@temporalio/workflow'
 import type { Activities } from '../activities/index.js'
-import type { ReviewBoosterInput, ReviewStep, ReviewStepOutcome } from '../src/domains/automations/review-booster.js'
+import type { ReviewBoosterInput, ReviewStep, ReviewStepOutcome } from '../src/domains/automations/client-outreach/review-booster.js'
 import { DATABASE_STEP } from './activity-options.js'
 import { gatedAction } from './gated-action.js'
 

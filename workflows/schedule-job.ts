@@ -3,7 +3,7 @@
 import { proxyActivities, workflowInfo } from '@temporalio/workflow'
 import type { Activities } from '../activities/index.js'
 import { DATABASE_STEP } from './activity-options.js'
-import type { ScheduleJobInput, ScheduleJobResult } from '../src/domains/automations/schedule-job.js'
+import type { ScheduleJobInput, ScheduleJobResult } from '../src/domains/automations/job-flow/schedule-job.js'
 
 const { bookNextBusinessDay, finishAutomationRun } = proxyActivities<Activities>(DATABASE_STEP)
 

@@ -6,7 +6,7 @@
 import { proxyActivities, workflowInfo } from '@temporalio/workflow'
 import type { Activities } from '../activities/index.js'
 import { DATABASE_STEP, MESSAGE_SEND } from './activity-options.js'
-import type { TeamNotifyInput, TeamNotifyOutcome } from '../src/domains/automations/team-notify.js'
+import type { TeamNotifyInput, TeamNotifyOutcome } from '../src/domains/automations/team-notify/team-notify.js'
 import { approvalGate } from './approval.js'
 
 const { recordPendingAction, settlePendingAction, finishTeamNotify } = proxyActivities<Activities>(DATABASE_STEP)

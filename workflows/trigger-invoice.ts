@@ -4,7 +4,7 @@ import { proxyActivities, workflowInfo } from '@temporalio/workflow'
 import type { Activities } from '../activities/index.js'
 import { DATABASE_STEP } from './activity-options.js'
 import { invoiceAndSend } from './invoice-steps.js'
-import type { TriggerInvoiceInput, TriggerInvoiceResult } from '../src/domains/automations/trigger-invoice.js'
+import type { TriggerInvoiceInput, TriggerInvoiceResult } from '../src/domains/automations/job-flow/trigger-invoice.js'
 
 const { finishAutomationRun } = proxyActivities<Activities>(DATABASE_STEP)
 

@@ -1,20 +1,19 @@
 import { defineDomain } from '../../core/domain.js'
-import { automationOperations } from './operations.js'
-import { workflowsPlannedTools } from './workflow-tools.js'
-import { controlOperations } from './control-operations.js'
-import { controlActivities } from './control-activities.js'
-import { teamNotifyDefinition } from './team-notify.js'
-import { longRunningActivities, longRunningOperations, longRunningWorkflows } from './long-running.js'
-import { clientAutomationActivities, clientAutomationOperations, clientAutomationWorkflows } from './client-automations.js'
-import { jobFlowActivities, jobFlowOperations, jobFlowWorkflows } from './job-flow.js'
-import { reportingOperations } from './reporting-automations.js'
-import { instantResponseDefinition, markLeadContacted, planInstantResponse } from './instant-response.js'
+import { automationOperations } from './instant-response/operation.js'
+import { controlOperations } from './engine/control-operations.js'
+import { controlActivities } from './engine/control-activities.js'
+import { teamNotifyDefinition } from './team-notify/team-notify.js'
+import { longRunningActivities, longRunningOperations, longRunningWorkflows } from './engine/long-running.js'
+import { clientAutomationActivities, clientAutomationOperations, clientAutomationWorkflows } from './client-outreach/index.js'
+import { jobFlowActivities, jobFlowOperations, jobFlowWorkflows } from './job-flow/index.js'
+import { reportingOperations } from './reports/index.js'
+import { instantResponseDefinition, markLeadContacted, planInstantResponse } from './instant-response/instant-response.js'
 
 /** Automations: the toolset is called "workflows", as in the spec. */
 export const automationsDomain = defineDomain({
   name: 'workflows',
   description: 'Automations run as Temporal workflows: instant lead response, follow-ups, chasing, approvals.',
-  operations: [...automationOperations, ...controlOperations, ...longRunningOperations, ...jobFlowOperations, ...clientAutomationOperations, ...reportingOperations, ...workflowsPlannedTools],
+  operations: [...automationOperations, ...controlOperations, ...longRunningOperations, ...jobFlowOperations, ...clientAutomationOperations, ...reportingOperations],
   activities: (deps) => ({
     ...longRunningActivities(deps),
     ...jobFlowActivities(deps),

@@ -17,7 +17,7 @@ import { balanceCents, findInvoice } from './queries.js'
 import type { CreditNoteInput, RecordPaymentInput, SendInvoiceInput, VoidInvoiceInput } from './schema.js'
 import { queueInvoiceMessages } from './send.js'
 import { loadInvoice } from './service.js'
-import { nudgeInvoiceChase } from '../automations/chase-payment.js'
+import { nudgeInvoiceChase } from '../automations/payment-chase/chase-payment.js'
 
 export async function voidInvoice(deps: Deps, principal: Principal, input: Static<typeof VoidInvoiceInput>) {
   const now = deps.clock.now()

@@ -13,7 +13,7 @@ import { balanceCents, findInvoice, publicInvoiceUrl } from './queries.js'
 import { sydneyDate } from '../../core/period.js'
 // A cycle with service.ts, used only at call time: the event carries the invoice as the API shows it.
 import { loadInvoice } from './service.js'
-import { startInvoiceChase } from '../automations/chase-payment.js'
+import { startInvoiceChase } from '../automations/payment-chase/chase-payment.js'
 
 export interface Delivery {
   workflow_id: string | null

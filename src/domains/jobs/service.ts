@@ -17,8 +17,8 @@ import { findQuote, lineItemsFor } from '../quotes/queries.js'
 import { sydneyDate } from '../../core/period.js'
 import { findJob, listJobRows, presentJob, type JobRow } from './queries.js'
 import { assertJobMove } from './transitions.js'
-import { startCompletionAutomations } from '../automations/client-automations.js'
-import { nudgeQuoteToInvoice } from '../automations/quote-to-invoice-nudge.js'
+import { startCompletionAutomations } from '../automations/client-outreach/index.js'
+import { nudgeQuoteToInvoice } from '../automations/job-flow/quote-to-invoice-nudge.js'
 import type { CompleteJobInput, CreateJobInput, JobStatus, ListJobsInput, UpdateJobInput } from './schema.js'
 
 async function loadJob(tx: postgres.TransactionSql, id: string, now: Date) {

@@ -9,10 +9,10 @@ import { readOptionalAuPhone } from '../../core/phone.js'
 import { withTenant } from '../../db/sql.js'
 import { pageEnvelope, pageFrom } from '../../core/paging.js'
 import { withTenantThenStart } from '../../temporal/outbox.js'
-import { instantResponseStart } from '../automations/instant-response.js'
+import { instantResponseStart } from '../automations/instant-response/instant-response.js'
 import { findLead, insertLead, listLeadRows, presentLead, updateLeadRow, type LeadChanges } from './queries.js'
 import type { CreateLeadInput, ListLeadsInput, UpdateLeadInput } from './schema.js'
-import { trackReferral } from '../automations/referral-program.js'
+import { trackReferral } from '../automations/client-outreach/referral-program.js'
 
 function phoneOrThrow(phone: string | null | undefined): string | null {
   const read = readOptionalAuPhone(phone)

@@ -8,7 +8,7 @@ import { validationError } from '../../core/errors.js'
 import { EmptyInput, Nullable, StringEnum } from '../../core/schema-helpers.js'
 import { AUSTRALIAN_TIME_ZONES } from '../../core/zoned-time.js'
 import { withTenant } from '../../db/sql.js'
-import { syncDailySummarySchedule } from '../automations/daily-summary.js'
+import { syncDailySummarySchedule } from '../automations/daily-summary/daily-summary.js'
 import { AU_STATES } from '../shared-schema.js'
 
 const TimeZone = StringEnum(AUSTRALIAN_TIME_ZONES, { description: "The business's time zone (IANA), e.g. Australia/Perth; reminders' local times are read in it" })

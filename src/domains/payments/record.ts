@@ -11,7 +11,7 @@ import { centsToDollars } from '../../core/money.js'
 import { sydneyDate } from '../../core/period.js'
 import { balanceCents, findInvoice, type InvoiceRow } from '../invoicing/queries.js'
 import { loadInvoice } from '../invoicing/service.js'
-import { nudgeInvoiceChase } from '../automations/chase-payment.js'
+import { nudgeInvoiceChase } from '../automations/payment-chase/chase-payment.js'
 
 export type PaymentMethod = 'card' | 'bank_transfer' | 'cash' | 'cheque' | 'other'
 

@@ -10,7 +10,7 @@ import { findQuoteByToken, lineItemsFor, presentQuote, type QuoteRow } from './q
 import { onStatusChange } from './service.js'
 import { issueDepositInvoice } from '../invoicing/deposit.js'
 import { loadInvoice } from '../invoicing/service.js'
-import { nudgeQuoteFollowUp } from '../automations/follow-up-quote.js'
+import { nudgeQuoteFollowUp } from '../automations/quote-follow-up/follow-up-quote.js'
 
 export interface PublicQuoteView {
   quote: ReturnType<typeof presentQuote>

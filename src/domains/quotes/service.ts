@@ -22,7 +22,7 @@ import type { CreateQuoteInput, ListQuotesInput, LineItemInput, QuoteStatus, Sen
 import { isBehind, moveLeadStatus } from '../leads/status.js'
 import { escapeHtml } from '../../core/html-escape.js'
 import { readSettings } from '../invoicing/settings.js'
-import { nudgeQuoteFollowUp, startQuoteFollowUp } from '../automations/follow-up-quote.js'
+import { nudgeQuoteFollowUp, startQuoteFollowUp } from '../automations/quote-follow-up/follow-up-quote.js'
 
 type LineInput = Static<typeof LineItemInput>
 const DEFAULT_VALIDITY_DAYS = 30

@@ -2,9 +2,9 @@
 // summary. Their tools, activities and workflow definitions, registered by the domain (index.ts),
 // and the hook jobs.complete calls in its transaction (write-then-start).
 import type postgres from 'postgres'
-import type { Deps } from '../../core/deps.js'
-import type { StartAfterCommit } from '../../temporal/outbox.js'
-import { dailySummaryDefinition, dailySummaryOperation, planDailySummary } from './daily-summary.js'
+import type { Deps } from '../../../core/deps.js'
+import type { StartAfterCommit } from '../../../temporal/outbox.js'
+import { dailySummaryDefinition, dailySummaryOperation, planDailySummary } from '../daily-summary/daily-summary.js'
 import { planReferralOffer, referralOfferDefinition, startReferralOffer } from './referral-program.js'
 import { referralProgramOperation } from './referral-program-tool.js'
 import { planReviewStep, reviewBoosterDefinition, sendReviewStep, startReviewBooster } from './review-booster.js'

@@ -3,17 +3,17 @@
 // ready to share, with how many leads each code has brought (leads.create with source
 // 'referral:<CODE>'). Nothing is sent: the offer message after a 5-star job is the automation's.
 import Type, { type Static } from 'typebox'
-import type { Principal } from '../../core/access.js'
-import type { Deps } from '../../core/deps.js'
-import { WRITE } from '../../core/annotations.js'
-import { centsToDollars, parseDollars } from '../../core/money.js'
-import { defineOperation } from '../../core/operation.js'
-import { Dollars, StringEnum } from '../../core/schema-helpers.js'
-import { withTenant } from '../../db/sql.js'
-import { closed } from '../shared-schema.js'
-import { REFERRAL_REWARD_TYPES } from './catalogue.js'
+import type { Principal } from '../../../core/access.js'
+import type { Deps } from '../../../core/deps.js'
+import { WRITE } from '../../../core/annotations.js'
+import { centsToDollars, parseDollars } from '../../../core/money.js'
+import { defineOperation } from '../../../core/operation.js'
+import { Dollars, StringEnum } from '../../../core/schema-helpers.js'
+import { withTenant } from '../../../db/sql.js'
+import { closed } from '../../shared-schema.js'
+import { REFERRAL_REWARD_TYPES } from '../engine/catalogue.js'
 import { codeForClient, DISCLOSURE, REFERRAL_PROGRAM, REFERRAL_SOURCE_PREFIX, rewardText, type ReferralSettingsValue, type RewardType } from './referral-program.js'
-import { automationChoice } from './settings.js'
+import { automationChoice } from '../engine/settings.js'
 
 const DAY_MS = 86_400_000
 const LIMIT = 200

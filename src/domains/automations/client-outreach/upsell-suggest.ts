@@ -12,16 +12,16 @@
 // titles. Prices are the catalogue's (AUD, ex GST per unit) with GST added for the incl. figure.
 import type postgres from 'postgres'
 import Type, { type Static } from 'typebox'
-import type { Principal } from '../../core/access.js'
-import type { Deps } from '../../core/deps.js'
-import { notFound, validationError } from '../../core/errors.js'
-import { READ } from '../../core/annotations.js'
-import { gstOnCents } from '../../core/gst.js'
-import { centsToDollars } from '../../core/money.js'
-import { defineOperation } from '../../core/operation.js'
-import { Dollars, Nullable, StringEnum } from '../../core/schema-helpers.js'
-import { withTenant } from '../../db/sql.js'
-import { closed, Id } from '../shared-schema.js'
+import type { Principal } from '../../../core/access.js'
+import type { Deps } from '../../../core/deps.js'
+import { notFound, validationError } from '../../../core/errors.js'
+import { READ } from '../../../core/annotations.js'
+import { gstOnCents } from '../../../core/gst.js'
+import { centsToDollars } from '../../../core/money.js'
+import { defineOperation } from '../../../core/operation.js'
+import { Dollars, Nullable, StringEnum } from '../../../core/schema-helpers.js'
+import { withTenant } from '../../../db/sql.js'
+import { closed, Id } from '../../shared-schema.js'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const REPAIR = /\b(repair|repairs|fix|fixed|replace|replacement|leak|leaking|blocked|fault|faulty|burst)\b/i

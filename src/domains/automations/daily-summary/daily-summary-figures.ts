@@ -3,12 +3,12 @@
 // now (quotes awaiting a reply, overdue invoices, reminders due by the end of that day, actions
 // waiting for approval). Overdue follows analytics.dashboard: Sydney due dates, as invoices read.
 import type postgres from 'postgres'
-import { overdueCondition } from '../invoicing/queries.js'
+import { overdueCondition } from '../../invoicing/queries.js'
 import Type, { type Static } from 'typebox'
-import { centsToDollars } from '../../core/money.js'
-import { addDays, sydneyDate } from '../../core/period.js'
-import { Dollars, Nullable } from '../../core/schema-helpers.js'
-import { localDateTime, startOfLocalDay } from '../../core/zoned-time.js'
+import { centsToDollars } from '../../../core/money.js'
+import { addDays, sydneyDate } from '../../../core/period.js'
+import { Dollars, Nullable } from '../../../core/schema-helpers.js'
+import { localDateTime, startOfLocalDay } from '../../../core/zoned-time.js'
 
 const Count = (description: string) => Type.Integer({ minimum: 0, description })
 const Money = (description: string) => Dollars({ description: `${description} (AUD dollars incl. GST)` })

@@ -2,7 +2,7 @@
 // state's public holidays (date-holidays, type 'public', which includes substitute days). Dates are
 // local calendar dates (YYYY-MM-DD) in the company's time zone; the caller turns them into instants.
 import Holidays from 'date-holidays'
-import type { AU_STATES } from '../shared-schema.js'
+import type { AU_STATES } from '../../shared-schema.js'
 
 export type AuStateCode = (typeof AU_STATES)[number]
 

@@ -4,7 +4,7 @@
 // policy), so tests run the real workflow with short delays.
 import type { TSchema } from 'typebox'
 import Type from 'typebox'
-import { StringEnum } from '../../core/schema-helpers.js'
+import { StringEnum } from '../../../core/schema-helpers.js'
 
 const closed = { additionalProperties: false } as const
 const ChannelChoice = StringEnum(['sms', 'email', 'both'] as const, { description: 'How to reach the client: sms, email or both (default: SMS to an Australian mobile, otherwise email)' })

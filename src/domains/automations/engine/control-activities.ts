@@ -1,7 +1,7 @@
 // Activities of the approval-gated workflows (workflows/approval.ts, workflows/team-notify.ts).
-import type { Deps } from '../../core/deps.js'
+import type { Deps } from '../../../core/deps.js'
 import { recordPendingAction, settlePendingAction } from './approval.js'
-import { finishTeamNotify } from './team-notify.js'
+import { finishTeamNotify } from '../team-notify/team-notify.js'
 
 export const controlActivities = (deps: Deps) => ({
   recordPendingAction: (input: Parameters<typeof recordPendingAction>[1]) => recordPendingAction(deps, input),

@@ -1,10 +1,10 @@
 // The control tools (workflows.list, toggle, pending_actions, approve_action, reject_action) and
 // workflows.team_notify, the first automation whose actions can wait for approval.
-import { defineOperation } from '../../core/operation.js'
-import { READ, SEND, WRITE } from '../../core/annotations.js'
+import { defineOperation } from '../../../core/operation.js'
+import { READ, SEND, WRITE } from '../../../core/annotations.js'
 import { decideAction, listPendingActions } from './approval.js'
 import { listWorkflows, toggleWorkflow } from './control.js'
-import { notifyTeam } from './team-notify.js'
+import { notifyTeam } from '../team-notify/team-notify.js'
 import {
   ApproveActionInput, DecisionResponse, ListWorkflowsInput, ListWorkflowsResponse, PendingActionsInput, PendingActionsResponse,
   RejectActionInput, TeamNotifyInputSchema, TeamNotifyResponse, ToggleWorkflowInput, WorkflowResponse,

@@ -1,8 +1,8 @@
 // Schemas of the control tools (workflows.list, toggle, pending_actions, approve_action,
 // reject_action) and of workflows.team_notify.
 import Type from 'typebox'
-import { DateTime, Nullable, StringEnum } from '../../core/schema-helpers.js'
-import { Channel, closed, Id, Paging } from '../shared-schema.js'
+import { DateTime, Nullable, StringEnum } from '../../../core/schema-helpers.js'
+import { Channel, closed, Id, Paging } from '../../shared-schema.js'
 
 const AutomationRef = (description: string) => Type.String({ minLength: 1, maxLength: 100, description })
 

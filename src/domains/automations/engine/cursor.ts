@@ -1,7 +1,7 @@
 // Opaque cursors of the workflows tools: an offset into the (short) catalogue for workflows.list,
 // and an ascending keyset (created_at, id) for workflows.pending_actions, which lists oldest first.
 // Anything this service did not issue is a validation_error naming cursor.
-import { validationError } from '../../core/errors.js'
+import { validationError } from '../../../core/errors.js'
 
 const badCursor = () => validationError(['cursor: is not a cursor this service issued; pass a nextCursor back unchanged, or leave cursor out to start at the beginning'])
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/

@@ -4,7 +4,7 @@
 // The flag is read when each step is planned, so turning approval on or off applies from the next
 // step of runs already under way.
 import type postgres from 'postgres'
-import type { Deps } from '../../core/deps.js'
+import type { Deps } from '../../../core/deps.js'
 import { automationChoice } from './settings.js'
 
 const REAL_DAY_MS = 86_400_000

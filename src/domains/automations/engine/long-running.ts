@@ -1,10 +1,10 @@
 // The long-running automations built on durable timers: quote follow-ups and the payment chase.
 // Their tools, activities and workflow definitions, registered by the domain (index.ts).
-import type { Deps } from '../../core/deps.js'
-import { chasePaymentOperation } from './chase-payment-tool.js'
-import { checkInvoiceChase, invoiceChaseDefinition, planInvoiceChaseStep } from './chase-payment.js'
-import { followUpQuoteOperation } from './follow-up-quote-tool.js'
-import { checkQuoteFollowUp, planQuoteFollowUp, quoteFollowUpDefinition } from './follow-up-quote.js'
+import type { Deps } from '../../../core/deps.js'
+import { chasePaymentOperation } from '../payment-chase/chase-payment-tool.js'
+import { checkInvoiceChase, invoiceChaseDefinition, planInvoiceChaseStep } from '../payment-chase/chase-payment.js'
+import { followUpQuoteOperation } from '../quote-follow-up/follow-up-quote-tool.js'
+import { checkQuoteFollowUp, planQuoteFollowUp, quoteFollowUpDefinition } from '../quote-follow-up/follow-up-quote.js'
 import { finishAutomationRun, recordAutomationStep, type RunFinishRecord, type RunStepRecord } from './run-progress.js'
 
 export const longRunningOperations = [followUpQuoteOperation, chasePaymentOperation]

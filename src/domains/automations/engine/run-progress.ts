@@ -2,8 +2,8 @@
 // automation_runs record current: each step once (recordRunStep is idempotent per step name), where
 // the run is now (progress, migration 019), and its close (the first close wins).
 import type postgres from 'postgres'
-import type { Deps } from '../../core/deps.js'
-import { withTenant } from '../../db/sql.js'
+import type { Deps } from '../../../core/deps.js'
+import { withTenant } from '../../../db/sql.js'
 import { recordRunFinished, recordRunStep } from './settings.js'
 
 export interface RunStepRecord {

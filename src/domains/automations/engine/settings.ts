@@ -1,7 +1,7 @@
 // A company's choices for one automation (automation_settings; the catalogue's defaults where the
 // company chose nothing), and the record of each run (automation_runs) that workflows.list shows.
 import type postgres from 'postgres'
-import { validatorFor } from '../../core/validation.js'
+import { validatorFor } from '../../../core/validation.js'
 import { automation } from './catalogue.js'
 
 export interface AutomationChoice<S = Record<string, unknown>> {

@@ -1,7 +1,7 @@
 // Per-company message templates with sensible defaults. Placeholders: {first_name}, {name},
 // {business_name}, {service}, {suburb}, {business_phone}.
 import type postgres from 'postgres'
-import { escapeHtml } from '../../core/html-escape.js'
+import { escapeHtml } from '../../../core/html-escape.js'
 
 export interface Template {
   subject: string | null

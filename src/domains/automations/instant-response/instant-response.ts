@@ -1,14 +1,14 @@
 // Instant lead response: a new lead with a mobile number gets an SMS (and an email when it has one)
 // from the company's template within seconds, and the lead moves New -> Contacted. The workflow
 // (workflows/instant-response.ts) orders these steps; the functions here are its activities.
-import type { Deps } from '../../core/deps.js'
-import { isAuMobile } from '../../core/phone.js'
-import { withTenant } from '../../db/sql.js'
-import { findLead } from '../leads/queries.js'
-import { moveLeadStatus } from '../leads/status.js'
-import { htmlToText, loadTemplate, render } from './templates.js'
-import { defineWorkflow, workflowStart } from '../../temporal/contract.js'
-import { instantResponse } from '../../../workflows/instant-response.js'
+import type { Deps } from '../../../core/deps.js'
+import { isAuMobile } from '../../../core/phone.js'
+import { withTenant } from '../../../db/sql.js'
+import { findLead } from '../../leads/queries.js'
+import { moveLeadStatus } from '../../leads/status.js'
+import { htmlToText, loadTemplate, render } from '../engine/templates.js'
+import { defineWorkflow, workflowStart } from '../../../temporal/contract.js'
+import { instantResponse } from '../../../../workflows/instant-response.js'
 
 export const INSTANT_RESPONSE = 'instant_response'
 

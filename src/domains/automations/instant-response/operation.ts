@@ -1,10 +1,10 @@
 import Type from 'typebox'
-import { defineOperation } from '../../core/operation.js'
-import { SEND } from '../../core/annotations.js'
-import { notFound } from '../../core/errors.js'
-import { withTenant } from '../../db/sql.js'
-import { findLead } from '../leads/queries.js'
-import { enqueueWorkflow } from '../../temporal/outbox.js'
+import { defineOperation } from '../../../core/operation.js'
+import { SEND } from '../../../core/annotations.js'
+import { notFound } from '../../../core/errors.js'
+import { withTenant } from '../../../db/sql.js'
+import { findLead } from '../../leads/queries.js'
+import { enqueueWorkflow } from '../../../temporal/outbox.js'
 import { instantResponseStart } from './instant-response.js'
 
 export const automationOperations = [

@@ -1,7 +1,7 @@
 // The job-flow automations: scheduling a job on the next business day, invoicing a completed job,
 // carrying an accepted quote to payment, and processing a lead. Their tools, activities and
 // workflow definitions, registered by the domain (index.ts).
-import type { Deps } from '../../core/deps.js'
+import type { Deps } from '../../../core/deps.js'
 import { invoiceCompletedJob, sendInvoiceFirstTime } from './invoice-job.js'
 import { createLeadFollowUp, prioritiseLead, processLeadDefinition, processLeadOperation, startLeadInstantResponse } from './process-lead.js'
 import { ensureQuoteJob, jobStatusNow, quoteToInvoiceDefinition, quoteToInvoiceOperation } from './quote-to-invoice.js'

@@ -4,17 +4,17 @@
 // That first send moves the invoice to Sent and starts its payment chase (invoicing/send.ts), as
 // every first send does.
 import Type from 'typebox'
-import type { Deps } from '../../core/deps.js'
-import { AppError } from '../../core/errors.js'
-import { Nullable } from '../../core/schema-helpers.js'
-import { sydneyDate } from '../../core/period.js'
-import { withTenant } from '../../db/sql.js'
-import { withTenantThenStart } from '../../temporal/outbox.js'
-import { findInvoice, paymentsActive } from '../invoicing/queries.js'
-import { queueInvoiceMessages } from '../invoicing/send.js'
-import { generateInvoice, loadInvoice } from '../invoicing/service.js'
+import type { Deps } from '../../../core/deps.js'
+import { AppError } from '../../../core/errors.js'
+import { Nullable } from '../../../core/schema-helpers.js'
+import { sydneyDate } from '../../../core/period.js'
+import { withTenant } from '../../../db/sql.js'
+import { withTenantThenStart } from '../../../temporal/outbox.js'
+import { findInvoice, paymentsActive } from '../../invoicing/queries.js'
+import { queueInvoiceMessages } from '../../invoicing/send.js'
+import { generateInvoice, loadInvoice } from '../../invoicing/service.js'
 import { actingFor } from './job-flow-common.js'
-import type { ChannelChoice } from './follow-up-quote.js'
+import type { ChannelChoice } from '../quote-follow-up/follow-up-quote.js'
 
 export interface InvoiceSummary { id: string; invoiceNumber: string; status: string; total: number; paymentUrl: string | null }
 

@@ -2,10 +2,10 @@
 // share: acting for a company from a worker, the run number that keys a repeatable run, waiting
 // briefly for a short run's result, and turning a domain refusal into a stopped run.
 import type postgres from 'postgres'
-import type { Principal } from '../../core/access.js'
-import type { Deps } from '../../core/deps.js'
-import { AppError, notFound } from '../../core/errors.js'
-import { StringEnum } from '../../core/schema-helpers.js'
+import type { Principal } from '../../../core/access.js'
+import type { Deps } from '../../../core/deps.js'
+import { AppError, notFound } from '../../../core/errors.js'
+import { StringEnum } from '../../../core/schema-helpers.js'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 

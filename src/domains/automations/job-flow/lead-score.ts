@@ -7,7 +7,7 @@
 //   a suburb or address (the job can be placed)                                                    10
 //   a message of 30 characters or more (a described job)                                           10
 // Priority from the score: 70+ Urgent, 50+ High, 25+ Normal, below Low.
-import { isAuMobile } from '../../core/phone.js'
+import { isAuMobile } from '../../../core/phone.js'
 
 export type Priority = 'Low' | 'Normal' | 'High' | 'Urgent'
 

@@ -1,7 +1,7 @@
 // The quote-to-invoice run of a quote waits for its job to be Completed (or Cancelled). The jobs
 // service calls this after a job's change commits, so the run looks at the database at once rather
 // than at its next periodic recheck. Kept free of imports other than types: jobs/service.ts uses it.
-import type { WorkflowDispatcher } from '../../temporal/outbox.js'
+import type { WorkflowDispatcher } from '../../../temporal/outbox.js'
 
 /** The signal name workflows/quote-to-invoice.ts listens for. */
 export const JOB_CHANGED_SIGNAL = 'jobChanged'

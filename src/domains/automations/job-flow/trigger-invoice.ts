@@ -3,18 +3,18 @@
 // any sent invoice. A short workflow (workflows/trigger-invoice.ts) over the steps in
 // invoice-job.ts. Once per job: a job that has its invoice already is reported, not invoiced again.
 import Type from 'typebox'
-import { AppError, notFound } from '../../core/errors.js'
-import { defineOperation } from '../../core/operation.js'
-import { WRITE } from '../../core/annotations.js'
-import { Nullable } from '../../core/schema-helpers.js'
-import { defineWorkflow, workflowStart } from '../../temporal/contract.js'
-import { withTenantThenStart } from '../../temporal/outbox.js'
-import { triggerInvoice } from '../../../workflows/trigger-invoice.js'
-import { closed, Id } from '../shared-schema.js'
-import type { ChannelChoice } from './follow-up-quote.js'
+import { AppError, notFound } from '../../../core/errors.js'
+import { defineOperation } from '../../../core/operation.js'
+import { WRITE } from '../../../core/annotations.js'
+import { Nullable } from '../../../core/schema-helpers.js'
+import { defineWorkflow, workflowStart } from '../../../temporal/contract.js'
+import { withTenantThenStart } from '../../../temporal/outbox.js'
+import { triggerInvoice } from '../../../../workflows/trigger-invoice.js'
+import { closed, Id } from '../../shared-schema.js'
+import type { ChannelChoice } from '../quote-follow-up/follow-up-quote.js'
 import { existingFinalInvoice, InvoiceSummarySchema, presentSummary, type InvoiceSummary, type SendStep } from './invoice-job.js'
 import { assertId, awaitShortRun, nextRunNumber, RunStatus } from './job-flow-common.js'
-import { automationChoice, recordRunStarted } from './settings.js'
+import { automationChoice, recordRunStarted } from '../engine/settings.js'
 
 export const TRIGGER_INVOICE = 'trigger_invoice'
 

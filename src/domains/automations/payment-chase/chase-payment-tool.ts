@@ -4,17 +4,17 @@
 // sent, like a quote's deposit), and for asking where a chase stands.
 import type postgres from 'postgres'
 import Type, { type Static } from 'typebox'
-import type { Deps } from '../../core/deps.js'
-import { AppError, notFound } from '../../core/errors.js'
-import { defineOperation } from '../../core/operation.js'
-import { SEND } from '../../core/annotations.js'
-import { sydneyDate } from '../../core/period.js'
-import { StringEnum } from '../../core/schema-helpers.js'
-import { withTenantThenStart, type StartAfterCommit } from '../../temporal/outbox.js'
-import { closed, Id } from '../shared-schema.js'
-import { automationChoice } from './settings.js'
+import type { Deps } from '../../../core/deps.js'
+import { AppError, notFound } from '../../../core/errors.js'
+import { defineOperation } from '../../../core/operation.js'
+import { SEND } from '../../../core/annotations.js'
+import { sydneyDate } from '../../../core/period.js'
+import { StringEnum } from '../../../core/schema-helpers.js'
+import { withTenantThenStart, type StartAfterCommit } from '../../../temporal/outbox.js'
+import { closed, Id } from '../../shared-schema.js'
+import { automationChoice } from '../engine/settings.js'
 import { CHASE_PAYMENT, invoiceChaseWorkflowId, startInvoiceChase } from './chase-payment.js'
-import type { ChannelChoice } from './follow-up-quote.js'
+import type { ChannelChoice } from '../quote-follow-up/follow-up-quote.js'
 
 const SCAN_LIMIT = 200
 

@@ -3,7 +3,7 @@
 // {first_name}, {business_name}, {invoice_number}, {amount}, {due_date}, {due_phrase} ("is due on
 // 3 March", "is due today" or "was due on 3 March"), {days_overdue}, {link}.
 import type postgres from 'postgres'
-import { htmlToText, render, type Template } from './templates.js'
+import { htmlToText, render, type Template } from '../engine/templates.js'
 
 export type ChaseTone = 'friendly' | 'firm' | 'final'
 

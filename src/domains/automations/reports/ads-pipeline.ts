@@ -6,13 +6,13 @@
 // dollars only in the answer.
 import Type, { type Static } from 'typebox'
 import type postgres from 'postgres'
-import type { Principal } from '../../core/access.js'
-import type { Deps } from '../../core/deps.js'
-import { validationError } from '../../core/errors.js'
-import { centsToDollars, parseDollars } from '../../core/money.js'
-import { addDays } from '../../core/period.js'
-import { localDate, startOfLocalDay } from '../../core/zoned-time.js'
-import { withTenant } from '../../db/sql.js'
+import type { Principal } from '../../../core/access.js'
+import type { Deps } from '../../../core/deps.js'
+import { validationError } from '../../../core/errors.js'
+import { centsToDollars, parseDollars } from '../../../core/money.js'
+import { addDays } from '../../../core/period.js'
+import { localDate, startOfLocalDay } from '../../../core/zoned-time.js'
+import { withTenant } from '../../../db/sql.js'
 
 const DateOnly = (description: string) => Type.String({ format: 'date', description })
 const Money = (description: string) => Type.Number({ description })

@@ -2,14 +2,14 @@
 // report from (POST|GET /ad-spend). Registered by the domain (index.ts). The input schemas are the
 // spec's, unchanged from when these were planned tools.
 import Type from 'typebox'
-import { READ, WRITE } from '../../core/annotations.js'
-import { defineOperation } from '../../core/operation.js'
-import { Dollars } from '../../core/schema-helpers.js'
-import { closed, Id } from '../shared-schema.js'
+import { READ, WRITE } from '../../../core/annotations.js'
+import { defineOperation } from '../../../core/operation.js'
+import { Dollars } from '../../../core/schema-helpers.js'
+import { closed, Id } from '../../shared-schema.js'
 import {
   AdSpendListResponse, AdSpendResponse, AdsPipelineOutput, adsPipeline, ListAdSpendInput, listAdSpend, RecordAdSpendInput, recordAdSpend,
 } from './ads-pipeline.js'
-import { syncContact, SyncContactOutput } from './sync-contact.js'
+import { syncContact, SyncContactOutput } from '../sync-contact/sync-contact.js'
 
 const domain = 'workflows'
 const financials = (permission: 'read' | 'write') => ({ scope: 'financials' as const, permission })

@@ -6,12 +6,12 @@
 // goes here, as a workflow per lead and connection (the activity keyed on both).
 import { randomUUID } from 'node:crypto'
 import Type, { type Static } from 'typebox'
-import type { Principal } from '../../core/access.js'
-import type { Deps } from '../../core/deps.js'
-import { AppError, notFound } from '../../core/errors.js'
-import { StringEnum } from '../../core/schema-helpers.js'
-import { withTenant } from '../../db/sql.js'
-import { automationChoice, recordRunFinished, recordRunStarted } from './settings.js'
+import type { Principal } from '../../../core/access.js'
+import type { Deps } from '../../../core/deps.js'
+import { AppError, notFound } from '../../../core/errors.js'
+import { StringEnum } from '../../../core/schema-helpers.js'
+import { withTenant } from '../../../db/sql.js'
+import { automationChoice, recordRunFinished, recordRunStarted } from '../engine/settings.js'
 
 export const SYNC_CONTACT = 'sync_contact'
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
