@@ -9,6 +9,7 @@ import type { Principal } from './access.js'
 import type { AnyOperation } from './operation.js'
 import type { PaymentsProvider } from '../providers/payments/provider.js'
 import type { WorkflowDispatcher } from '../temporal/outbox.js'
+import type { EventReactions } from './reactions.js'
 import type { SmsProvider } from '../providers/sms/provider.js'
 import type { EmailProvider } from '../providers/email/provider.js'
 
@@ -34,6 +35,8 @@ export interface Deps {
   sms: SmsProvider
   email: EmailProvider
   workflows: WorkflowDispatcher
+  /** The domains' reactions to domain events (core/reactions.ts), from the domain list. */
+  reactions: EventReactions
   /** Record counts for GET /usage, from every domain's usageCounts (core/composition.ts). */
   countResources(tx: postgres.TransactionSql): Promise<Record<string, number>>
   /** Unset until the wallet capability lands: calls cost nothing. */

@@ -11,9 +11,10 @@ import { defineOperation } from '../../../core/operation.js'
 import { Dollars, StringEnum } from '../../../core/schema-helpers.js'
 import { withTenant } from '../../../db/sql.js'
 import { closed } from '../../shared-schema.js'
-import { REFERRAL_REWARD_TYPES } from '../engine/catalogue.js'
-import { codeForClient, DISCLOSURE, REFERRAL_PROGRAM, REFERRAL_SOURCE_PREFIX, rewardText, type ReferralSettingsValue, type RewardType } from './referral-program.js'
+import { REFERRAL_REWARD_TYPES } from './automation.js'
+import { codeForClient, DISCLOSURE, REFERRAL_SOURCE_PREFIX, rewardText, type RewardType } from './referral-program.js'
 import { automationChoice } from '../engine/settings.js'
+import { referralProgramAutomation } from './automation.js'
 
 const DAY_MS = 86_400_000
 const LIMIT = 200
@@ -38,7 +39,7 @@ export async function referralCodes(deps: Deps, principal: Principal, input: { r
   const since = new Date(deps.clock.now().getTime() - (input.days ?? 365) * DAY_MS)
   const now = deps.clock.now()
   return withTenant(deps.db, principal.companyId, async (tx) => {
-    const s = (await automationChoice<ReferralSettingsValue>(tx, REFERRAL_PROGRAM)).settings
+    const s = (await automationChoice(tx, referralProgramAutomation)).settings
     const reward = { type: input.reward_type ?? s.reward_type, cents: rewardCents ?? Math.round(s.reward_amount * 100) }
     const [company] = await tx<{ business_name: string }[]>`select business_name from companies`
     const clients = await tx<{ lead_id: string; name: string }[]>`

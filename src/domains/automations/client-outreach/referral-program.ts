@@ -18,8 +18,10 @@ import type { QueuedMessage } from '../../comms/deliver.js'
 import { findJob } from '../../jobs/queries.js'
 import type { PendingMessage } from '../engine/approval.js'
 import { automationChoice, recordRunStarted } from '../engine/settings.js'
+import { referralProgramAutomation } from './automation.js'
+import type { SettingsOf } from '../engine/catalogue.js'
 
-export const REFERRAL_PROGRAM = 'referral_program'
+export const REFERRAL_PROGRAM = referralProgramAutomation.key
 export const REFERRAL_SOURCE_PREFIX = 'referral:'
 const HOUR_MS = 3_600_000
 /** No 0/O, 1/I/L: codes are read aloud and typed from an SMS. */
@@ -28,13 +30,8 @@ const CODE_LENGTH = 6
 
 export type RewardType = 'discount' | 'credit' | 'gift_card'
 
-export interface ReferralSettingsValue {
-  reward_type: RewardType
-  reward_amount: number
-  delay_days: number
-  channel?: 'sms' | 'email' | 'both'
-  approval_expiry_hours?: number
-}
+/** Its settings, defaults filled in: the type of its schema (automation.ts). */
+export type ReferralSettingsValue = SettingsOf<typeof referralProgramAutomation>
 
 export interface ReferralOfferInput {
   companyId: string
@@ -61,7 +58,7 @@ export const DISCLOSURE = 'Referral rewards are an incentive from the business a
 /** jobs.complete: a 5-star completion starts the offer when the automation is on. */
 export async function startReferralOffer(deps: Deps, tx: postgres.TransactionSql, start: StartAfterCommit, job: { companyId: string; jobId: string; rating: number | null }) {
   if (job.rating !== 5) return null
-  const choice = await automationChoice<ReferralSettingsValue>(tx, REFERRAL_PROGRAM)
+  const choice = await automationChoice(tx, referralProgramAutomation)
   if (!choice.enabled) return null
   const spec = workflowStart(referralOfferDefinition, { companyId: job.companyId, jobId: job.jobId, delayMs: choice.settings.delay_days * deps.config.AUTOMATION_DAY_MS })
   await recordRunStarted(tx, { companyId: job.companyId, automation: REFERRAL_PROGRAM, workflowId: spec.workflowId, subjectType: 'job', subjectId: job.jobId }, deps.clock.now())
@@ -118,7 +115,7 @@ export async function planReferralOffer(deps: Deps, input: { companyId: string; 
     const job = await findJob(tx, input.jobId)
     if (!job) return { stop: 'job not found' }
     if (job.status !== 'Completed' || job.satisfaction_rating !== 5) return { stop: 'the job is no longer a 5-star completion' }
-    const choice = await automationChoice<ReferralSettingsValue>(tx, REFERRAL_PROGRAM)
+    const choice = await automationChoice(tx, referralProgramAutomation)
     if (!choice.enabled) return { stop: 'referral offers turned off' }
     const s = choice.settings
     const { row } = await codeForClient(tx, input.companyId, job.lead_id, { type: s.reward_type, cents: dollarsToCents(s.reward_amount) }, job.id, now)

@@ -16,7 +16,8 @@ import { CONFIGURE_HINT, readReviewLinks } from '../../reviews/settings.js'
 import { PLATFORM_NAMES } from '../../reviews/schema.js'
 import { closed, REVIEW_PLATFORMS } from '../../shared-schema.js'
 import { automationChoice } from '../engine/settings.js'
-import { REVIEW_BOOSTER, reviewBoosterWorkflowId, startReviewBooster } from './review-booster.js'
+import { reviewBoosterWorkflowId, startReviewBooster } from './review-booster.js'
+import { reviewBoosterAutomation } from './automation.js'
 
 const DAY_MS = 86_400_000
 
@@ -48,7 +49,7 @@ export async function boostReviews(deps: Deps, principal: Principal, input: { da
       where j.status = 'Completed' and j.completed_at >= ${since}
         and not exists (select 1 from review_requests rr where rr.job_id = j.id)
       order by j.completed_at, j.id limit 500`
-    const out: Static<typeof ReviewBoosterOutput> = { requested: [], existing: [], skipped: [], needs_approval: (await automationChoice(tx, REVIEW_BOOSTER)).needsApproval, note: '' }
+    const out: Static<typeof ReviewBoosterOutput> = { requested: [], existing: [], skipped: [], needs_approval: (await automationChoice(tx, reviewBoosterAutomation)).needsApproval, note: '' }
     for (const job of jobs) {
       const workflowId = reviewBoosterWorkflowId(companyId, job.id)
       if (job.run_status && job.run_status !== 'failed') {

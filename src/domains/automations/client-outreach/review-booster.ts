@@ -20,21 +20,18 @@ import { prepareReviewRequest } from '../../reviews/request.js'
 import type { ReviewPlatform } from '../../reviews/schema.js'
 import type { PendingMessage } from '../engine/approval.js'
 import { automationChoice, recordRunStarted } from '../engine/settings.js'
+import { reviewBoosterAutomation } from './automation.js'
+import type { SettingsOf } from '../engine/catalogue.js'
 
-export const REVIEW_BOOSTER = 'review_booster'
+export const REVIEW_BOOSTER = reviewBoosterAutomation.key
 const HOUR_MS = 3_600_000
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 export type ReviewChannel = 'sms' | 'email' | 'both'
 export type ReviewStep = 'request' | 'reminder'
 
-export interface ReviewBoosterSettingsValue {
-  delay_days: number
-  reminder_days: number
-  platform?: ReviewPlatform
-  channel?: ReviewChannel
-  approval_expiry_hours?: number
-}
+/** Its settings, defaults filled in: the type of its schema (automation.ts). */
+export type ReviewBoosterSettingsValue = SettingsOf<typeof reviewBoosterAutomation>
 
 export interface ReviewBoosterInput {
   companyId: string
@@ -63,7 +60,7 @@ export async function startReviewBooster(
   deps: Deps, tx: postgres.TransactionSql, start: StartAfterCommit,
   job: { companyId: string; jobId: string }, how: { automatic: boolean; now?: boolean; platform?: ReviewPlatform; channel?: ReviewChannel },
 ): Promise<{ workflowId: string; requestAt: string } | null> {
-  const choice = await automationChoice<ReviewBoosterSettingsValue>(tx, REVIEW_BOOSTER)
+  const choice = await automationChoice(tx, reviewBoosterAutomation)
   if (how.automatic && !choice.enabled) return null
   const dayMs = deps.config.AUTOMATION_DAY_MS
   const s = choice.settings
@@ -120,7 +117,7 @@ export async function planReviewStep(deps: Deps, input: StepInput): Promise<Revi
     const job = UUID.test(input.jobId) ? await findJob(tx, input.jobId) : null
     if (!job) return { stop: 'job not found' }
     if (job.status !== 'Completed') return { stop: `the job is ${job.status}` }
-    const choice = await automationChoice<ReviewBoosterSettingsValue>(tx, REVIEW_BOOSTER)
+    const choice = await automationChoice(tx, reviewBoosterAutomation)
     if (input.automatic && !choice.enabled) return { stop: 'review booster turned off' }
     const asked = await tx<{ request_number: number; created_at: Date }[]>`select request_number, created_at from review_requests where job_id = ${job.id} order by request_number`
     const approval = choice.needsApproval ? { expiresInMs: (choice.settings.approval_expiry_hours ?? 48) * HOUR_MS } : null

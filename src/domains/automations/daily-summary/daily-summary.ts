@@ -23,8 +23,9 @@ import type { QueuedMessage } from '../../comms/deliver.js'
 import { closed, DateOnly } from '../../shared-schema.js'
 import { dayFigures, DayFiguresSchema, openFigures, OpenFiguresSchema, summaryText } from './daily-summary-figures.js'
 import { automationChoice, recordRunStarted } from '../engine/settings.js'
+import { dailySummaryAutomation } from './automation.js'
 
-export const DAILY_SUMMARY = 'daily_summary'
+export const DAILY_SUMMARY = dailySummaryAutomation.key
 export const dailySummaryScheduleId = (companyId: string) => `daily-summary:${companyId}`
 
 export interface DailySummaryInput {
@@ -42,7 +43,7 @@ export const dailySummaryDefinition = defineWorkflow({
 /** Makes the company's schedule match its choice: on, at its local time and zone; off, none. Idempotent. */
 export async function syncDailySummarySchedule(deps: Deps, companyId: string): Promise<{ scheduled: boolean; time: string; timeZone: string }> {
   const { choice, timeZone } = await withTenant(deps.db, companyId, async (tx) => ({
-    choice: await automationChoice<{ time: string }>(tx, DAILY_SUMMARY), timeZone: await companyTimeZone(tx),
+    choice: await automationChoice(tx, dailySummaryAutomation), timeZone: await companyTimeZone(tx),
   }))
   const scheduleId = dailySummaryScheduleId(companyId)
   try {
@@ -63,7 +64,7 @@ export type DailySummaryPlan = { stop: string } | { stop: null; date: string; me
 export async function planDailySummary(deps: Deps, input: { companyId: string; workflowId: string }): Promise<DailySummaryPlan> {
   const now = deps.clock.now()
   return withTenant(deps.db, input.companyId, async (tx) => {
-    const choice = await automationChoice(tx, DAILY_SUMMARY)
+    const choice = await automationChoice(tx, dailySummaryAutomation)
     if (!choice.enabled) return { stop: 'daily summary turned off' }
     await recordRunStarted(tx, { companyId: input.companyId, automation: DAILY_SUMMARY, workflowId: input.workflowId, subjectType: 'company', subjectId: input.companyId }, now)
     const tz = await companyTimeZone(tx)

@@ -9,7 +9,7 @@ import type { Deps } from '../../../core/deps.js'
 import { AppError, notFound } from '../../../core/errors.js'
 import { withTenant } from '../../../db/sql.js'
 import type { ActionSettlement, DecisionRequest } from '../../../../workflows/approval.js'
-import { AUTOMATIONS } from './catalogue.js'
+import type { AutomationCatalogue } from './catalogue.js'
 import { decodeAfterCursor, encodeAfterCursor } from './cursor.js'
 import type { PendingActionSchema, PendingActionsInput } from './control-schema.js'
 
@@ -114,11 +114,11 @@ async function findAction(tx: postgres.TransactionSql, id: string): Promise<Acti
   return row ?? null
 }
 
-export async function listPendingActions(deps: Deps, principal: Principal, input: Static<typeof PendingActionsInput>) {
+export async function listPendingActions(deps: Deps, catalogue: AutomationCatalogue, principal: Principal, input: Static<typeof PendingActionsInput>) {
   const limit = input.limit ?? 50
   const after = decodeAfterCursor(input.cursor)
   // The automation's key or tool name, or else a Temporal workflow id.
-  const automation = input.workflow_id === undefined ? null : (AUTOMATIONS.find((a) => a.key === input.workflow_id || a.tool === input.workflow_id)?.key ?? null)
+  const automation = input.workflow_id === undefined ? null : (catalogue.find(input.workflow_id)?.key ?? null)
   const filter = (tx: postgres.TransactionSql) => input.workflow_id === undefined
     ? tx`status = 'pending'`
     : automation ? tx`status = 'pending' and automation = ${automation}` : tx`status = 'pending' and workflow_id = ${input.workflow_id}`

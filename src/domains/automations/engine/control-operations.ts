@@ -1,25 +1,25 @@
-// The control tools (workflows.list, toggle, pending_actions, approve_action, reject_action) and
-// workflows.team_notify, the first automation whose actions can wait for approval.
+// The control tools (workflows.list, toggle, pending_actions, approve_action, reject_action), over
+// the catalogue assembled from the feature list (automations/index.ts).
 import { defineOperation } from '../../../core/operation.js'
 import { READ, SEND, WRITE } from '../../../core/annotations.js'
+import type { AutomationCatalogue } from './catalogue.js'
 import { decideAction, listPendingActions } from './approval.js'
 import { listWorkflows, toggleWorkflow } from './control.js'
-import { notifyTeam } from '../team-notify/team-notify.js'
 import {
   ApproveActionInput, DecisionResponse, ListWorkflowsInput, ListWorkflowsResponse, PendingActionsInput, PendingActionsResponse,
-  RejectActionInput, TeamNotifyInputSchema, TeamNotifyResponse, ToggleWorkflowInput, WorkflowResponse,
+  RejectActionInput, ToggleWorkflowInput, WorkflowResponse,
 } from './control-schema.js'
 
 const domain = 'workflows'
 
-export const controlOperations = [
+export const controlOperations = (catalogue: AutomationCatalogue) => [
   defineOperation({
     name: 'workflows.list', domain, title: 'List workflows',
     description:
       'List the workflow automations available to the company: what triggers each, what it does, whether it is enabled, whether its actions wait for approval (and whether it supports that), its settings with their schema, and its last runs with outcomes. Filter by enabled. Paged with cursor/nextCursor.',
     input: ListWorkflowsInput, output: ListWorkflowsResponse, access: { permission: 'read' }, cost: 'read', annotations: READ,
     rest: { method: 'GET', path: '/workflows' },
-    run: (ctx, input) => listWorkflows(ctx.deps, ctx.principal!, input),
+    run: (ctx, input) => listWorkflows(ctx.deps, catalogue, ctx.principal!, input),
   }),
   defineOperation({
     name: 'workflows.toggle', domain, title: 'Enable or disable a workflow',
@@ -27,7 +27,7 @@ export const controlOperations = [
       'Turn a workflow automation on or off for the company, choose whether its actions run straight away or wait in workflows.pending_actions for approval (only workflows that support approval), and set its settings (checked against its settingsSchema from workflows.list). With only workflow_id, flips on/off.',
     input: ToggleWorkflowInput, output: WorkflowResponse, access: { permission: 'admin' }, cost: 'write', annotations: { ...WRITE, idempotentHint: false },
     rest: { method: 'PATCH', path: '/workflows/:workflow_id', status: 200 },
-    run: (ctx, input) => toggleWorkflow(ctx.deps, ctx.principal!, input),
+    run: (ctx, input) => toggleWorkflow(ctx.deps, catalogue, ctx.principal!, input),
   }),
   defineOperation({
     name: 'workflows.pending_actions', domain, title: 'Pending workflow actions',
@@ -35,7 +35,7 @@ export const controlOperations = [
       'Actions proposed by workflows that are waiting for approval (for example an SMS to send), oldest first, with what each would send to whom and when it expires unsent. Approve with workflows.approve_action or reject with workflows.reject_action. Paged with cursor/nextCursor.',
     input: PendingActionsInput, output: PendingActionsResponse, access: { permission: 'read' }, cost: 'read', annotations: READ,
     rest: { method: 'GET', path: '/workflows/pending-actions' },
-    run: (ctx, input) => listPendingActions(ctx.deps, ctx.principal!, input),
+    run: (ctx, input) => listPendingActions(ctx.deps, catalogue, ctx.principal!, input),
   }),
   defineOperation({
     name: 'workflows.approve_action', domain, title: 'Approve a pending action',
@@ -51,12 +51,5 @@ export const controlOperations = [
     input: RejectActionInput, output: DecisionResponse, access: { permission: 'admin' }, cost: 'write', annotations: { ...WRITE, idempotentHint: true },
     rest: { method: 'POST', path: '/workflows/pending-actions/:action_id/reject', status: 200 },
     run: (ctx, input) => decideAction(ctx.deps, ctx.principal!, { actionId: input.action_id, decision: 'reject', note: input.reason }),
-  }),
-  defineOperation({
-    name: 'workflows.team_notify', domain, title: 'Notify the team',
-    description:
-      "Send a message to the team by SMS and/or email (default sms), optionally about a job, whose title, address and scheduled time are added. Recipients: Australian mobiles, email addresses, or users by name or id; the whole team (the owner's mobile and email, and every user's email) when omitted. When the company requires approval for team notices (workflows.toggle), it waits in workflows.pending_actions instead of sending.",
-    input: TeamNotifyInputSchema, output: TeamNotifyResponse, access: { permission: 'write' }, cost: 'write', annotations: SEND,
-    run: (ctx, input) => notifyTeam(ctx.deps, ctx.principal!, input),
   }),
 ]

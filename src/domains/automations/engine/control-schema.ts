@@ -1,8 +1,8 @@
 // Schemas of the control tools (workflows.list, toggle, pending_actions, approve_action,
-// reject_action) and of workflows.team_notify.
+// reject_action).
 import Type from 'typebox'
 import { DateTime, Nullable, StringEnum } from '../../../core/schema-helpers.js'
-import { Channel, closed, Id, Paging } from '../../shared-schema.js'
+import { closed, Id, Paging } from '../../shared-schema.js'
 
 const AutomationRef = (description: string) => Type.String({ minLength: 1, maxLength: 100, description })
 
@@ -62,7 +62,7 @@ export const WorkflowResponse = Type.Object({ workflow: WorkflowSchema })
 
 export const ACTION_STATUSES = ['pending', 'approved', 'executed', 'failed', 'rejected', 'expired'] as const
 
-const PendingMessageSchema = Type.Object({
+export const PendingMessageSchema = Type.Object({
   channel: StringEnum(['sms', 'email'] as const),
   to: Type.String({ description: 'Mobile number (E.164) or email address' }),
   name: Nullable(Type.String({ description: 'Who that is, when known' })),
@@ -114,27 +114,4 @@ export const RejectActionInput = Type.Object(
 export const DecisionResponse = Type.Object({
   action: PendingActionSchema,
   alreadyDecided: Type.Boolean({ description: 'true when an earlier call had already made this decision: nothing was done again' }),
-})
-
-export const TeamNotifyInputSchema = Type.Object(
-  {
-    message: Type.String({ minLength: 1, maxLength: 1000, description: 'What to tell the team' }),
-    job_id: Type.Optional(Id('Job the message is about; its title, address and scheduled time are added')),
-    recipients: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 254 }), {
-      minItems: 1, maxItems: 50,
-      description: "Who to tell: Australian mobile numbers, email addresses, or team members' names or user ids; the whole team (the owner and every user) when omitted",
-    })),
-    channel: Type.Optional(Channel),
-  },
-  closed,
-)
-
-export const TeamNotifyResponse = Type.Object({
-  workflowId: Type.String({ description: 'Temporal workflow id; inspect the run in the Temporal UI' }),
-  status: StringEnum(['sending', 'pending_approval'] as const, { description: 'sending: on its way now; pending_approval: waiting in workflows.pending_actions' }),
-  actionId: Nullable(Type.String({ description: 'The pending action to approve or reject (when pending_approval)' })),
-  expiresAt: Nullable(DateTime({ description: 'When the pending action expires unsent' })),
-  messages: Type.Array(PendingMessageSchema, { description: 'What is (or would be) sent to whom' }),
-  skipped: Type.Array(Type.Object({ recipient: Type.String(), reason: Type.String() }), { description: 'Recipients the channel cannot reach' }),
-  started: Type.Boolean({ description: 'False when the start could not be confirmed yet; it will be retried automatically' }),
 })

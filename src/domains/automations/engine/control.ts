@@ -7,9 +7,9 @@ import type { Deps } from '../../../core/deps.js'
 import { validationError } from '../../../core/errors.js'
 import { describeErrors, validatorFor } from '../../../core/validation.js'
 import { withTenant } from '../../../db/sql.js'
-import { AUTOMATIONS, type AutomationEntry } from './catalogue.js'
+import type { AutomationCatalogue, AutomationEntry } from './catalogue.js'
 import { automationChoice } from './settings.js'
-import { DAILY_SUMMARY, syncDailySummarySchedule } from '../daily-summary/daily-summary.js'
+import { withTenantEmitting } from '../../../core/reactions.js'
 import { decodeOffsetCursor, encodeOffsetCursor } from './cursor.js'
 import type { ListWorkflowsInput, ToggleWorkflowInput, WorkflowSchema } from './control-schema.js'
 
@@ -28,9 +28,9 @@ interface RunRow {
 }
 
 /** The automation named by its key or its tool name, or a validation_error listing the known ones. */
-export function automationByRef(ref: string, field = 'workflow_id'): AutomationEntry {
-  const entry = AUTOMATIONS.find((a) => a.key === ref || a.tool === ref)
-  if (!entry) throw validationError([`${field}: '${ref}' is not a workflow; use one of ${AUTOMATIONS.map((a) => a.key).join(', ')} (see workflows.list)`])
+export function automationByRef(catalogue: AutomationCatalogue, ref: string, field = 'workflow_id'): AutomationEntry {
+  const entry = catalogue.find(ref)
+  if (!entry) throw validationError([`${field}: '${ref}' is not a workflow; use one of ${catalogue.keys.join(', ')} (see workflows.list)`])
   return entry
 }
 
@@ -44,11 +44,11 @@ async function present(tx: postgres.TransactionSql, entries: AutomationEntry[]):
     ) r`
   const out: Workflow[] = []
   for (const entry of entries) {
-    const choice = await automationChoice(tx, entry.key)
+    const choice = await automationChoice(tx, entry)
     out.push({
       workflowId: entry.key, tool: entry.tool, title: entry.title, trigger: entry.trigger, action: entry.action,
       enabled: choice.enabled, requireApproval: choice.needsApproval, supportsApproval: entry.supportsApproval ?? false,
-      settings: choice.settings, settingsSchema: JSON.parse(JSON.stringify(entry.settings)) as Record<string, unknown>,
+      settings: choice.settings as Record<string, unknown>, settingsSchema: JSON.parse(JSON.stringify(entry.settings)) as Record<string, unknown>,
       lastRuns: runs.filter((r) => r.automation === entry.key).map((r) => ({
         temporalWorkflowId: r.workflow_id, status: r.status, outcome: r.outcome, subjectType: r.subject_type, subjectId: r.subject_id,
         startedAt: r.started_at.toISOString(), finishedAt: r.finished_at?.toISOString() ?? null,
@@ -58,13 +58,13 @@ async function present(tx: postgres.TransactionSql, entries: AutomationEntry[]):
   return out
 }
 
-export async function listWorkflows(deps: Deps, principal: Principal, input: Static<typeof ListWorkflowsInput>) {
+export async function listWorkflows(deps: Deps, catalogue: AutomationCatalogue, principal: Principal, input: Static<typeof ListWorkflowsInput>) {
   const limit = input.limit ?? 50
   const offset = decodeOffsetCursor(input.cursor)
   return withTenant(deps.db, principal.companyId, async (tx) => {
     const matching: AutomationEntry[] = []
-    for (const entry of AUTOMATIONS) {
-      if (input.enabled === undefined || (await automationChoice(tx, entry.key)).enabled === input.enabled) matching.push(entry)
+    for (const entry of catalogue.entries) {
+      if (input.enabled === undefined || (await automationChoice(tx, entry)).enabled === input.enabled) matching.push(entry)
     }
     const page = matching.slice(offset, offset + limit)
     return {
@@ -86,16 +86,16 @@ function checkedSettings(entry: AutomationEntry, given: Record<string, unknown>)
   return given
 }
 
-export async function toggleWorkflow(deps: Deps, principal: Principal, input: Static<typeof ToggleWorkflowInput>) {
-  const entry = automationByRef(input.workflow_id)
+export async function toggleWorkflow(deps: Deps, catalogue: AutomationCatalogue, principal: Principal, input: Static<typeof ToggleWorkflowInput>) {
+  const entry = automationByRef(catalogue, input.workflow_id)
   if (input.require_approval && !entry.supportsApproval) {
     throw validationError([`require_approval: ${entry.key} does not support approval (its actions always run at once); see supportsApproval in workflows.list`])
   }
   const settings = input.settings === undefined ? undefined : checkedSettings(entry, input.settings as Record<string, unknown>)
-  const result = await withTenant(deps.db, principal.companyId, async (tx) => {
+  return withTenantEmitting(deps, principal.companyId, async (tx, emit) => {
     // One change at a time per automation: the flip reads what the previous toggle wrote.
     await tx`select pg_advisory_xact_lock(hashtext(${`automation_settings:${principal.companyId}:${entry.key}`}))`
-    const current = await automationChoice(tx, entry.key)
+    const current = await automationChoice(tx, entry)
     const [stored] = await tx<{ settings: Record<string, unknown> }[]>`select settings from automation_settings where automation = ${entry.key}`
     const nothingElse = input.require_approval === undefined && settings === undefined
     const enabled = input.enabled ?? (nothingElse ? !current.enabled : current.enabled)
@@ -107,9 +107,8 @@ export async function toggleWorkflow(deps: Deps, principal: Principal, input: St
       on conflict (company_id, automation) do update
       set enabled = excluded.enabled, needs_approval = excluded.needs_approval, settings = excluded.settings, updated_at = excluded.updated_at`
     const [workflow] = await present(tx, [entry])
+    // The automation's own reactions follow the saved choice (the daily summary moves its Temporal Schedule).
+    await emit({ companyId: principal.companyId, type: 'automation.toggled', entityType: 'automation', entityId: entry.key, payload: { key: entry.key }, at: deps.clock.now() })
     return { workflow: workflow! }
   })
-  // After commit: the daily summary's Temporal Schedule follows the saved choice (idempotent).
-  if (entry.key === DAILY_SUMMARY) await syncDailySummarySchedule(deps, principal.companyId)
-  return result
 }

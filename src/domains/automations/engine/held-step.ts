@@ -5,6 +5,7 @@
 // step of runs already under way.
 import type postgres from 'postgres'
 import type { Deps } from '../../../core/deps.js'
+import type { AutomationEntry } from './catalogue.js'
 import { automationChoice } from './settings.js'
 
 const REAL_DAY_MS = 86_400_000
@@ -26,11 +27,12 @@ export interface StepApproval {
  * AUTOMATION_DAY_MS, so with shortened days (tests, benches) an hour shrinks in proportion.
  */
 export async function stepApproval(
-  deps: Deps, tx: postgres.TransactionSql, key: string, step: { summary: string; name: string | null },
+  deps: Deps, tx: postgres.TransactionSql, entry: AutomationEntry, step: { summary: string; name: string | null },
 ): Promise<StepApproval | null> {
-  const choice = await automationChoice<{ approval_expiry_hours?: number }>(tx, key)
+  const choice = await automationChoice(tx, entry)
   if (!choice.needsApproval) return null
-  const hours = choice.settings.approval_expiry_hours ?? DEFAULT_EXPIRY_HOURS
+  // Every automation that supports approval has approval_expiry_hours (catalogue.ts ApprovalExpiryHours).
+  const hours = (choice.settings as { approval_expiry_hours?: number }).approval_expiry_hours ?? DEFAULT_EXPIRY_HOURS
   const expiresInMs = Math.max(1, Math.round((hours * HOUR_MS * deps.config.AUTOMATION_DAY_MS) / REAL_DAY_MS))
   return { expiresInMs, summary: step.summary, name: step.name }
 }

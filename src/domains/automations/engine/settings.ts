@@ -2,7 +2,7 @@
 // company chose nothing), and the record of each run (automation_runs) that workflows.list shows.
 import type postgres from 'postgres'
 import { validatorFor } from '../../../core/validation.js'
-import { automation } from './catalogue.js'
+import type { AutomationEntry, SettingsOf } from './catalogue.js'
 
 export interface AutomationChoice<S = Record<string, unknown>> {
   enabled: boolean
@@ -11,13 +11,11 @@ export interface AutomationChoice<S = Record<string, unknown>> {
   settings: S
 }
 
-/** The company's choice for an automation, or the catalogue's defaults. Run inside withTenant. */
-export async function automationChoice<S = Record<string, unknown>>(tx: postgres.TransactionSql, key: string): Promise<AutomationChoice<S>> {
-  const entry = automation(key)
-  if (!entry) throw new Error(`unknown automation ${key}`)
+/** The company's choice for an automation, or its entry's defaults. Run inside withTenant. */
+export async function automationChoice<E extends AutomationEntry>(tx: postgres.TransactionSql, entry: E): Promise<AutomationChoice<SettingsOf<E>>> {
   const [row] = await tx<{ enabled: boolean; needs_approval: boolean; settings: Record<string, unknown> }[]>`
-    select enabled, needs_approval, settings from automation_settings where automation = ${key}`
-  const settings = validatorFor(entry.settings).Default(structuredClone(row?.settings ?? {})) as S
+    select enabled, needs_approval, settings from automation_settings where automation = ${entry.key}`
+  const settings = validatorFor(entry.settings).Default(structuredClone(row?.settings ?? {})) as SettingsOf<E>
   return { enabled: row?.enabled ?? entry.enabledByDefault, needsApproval: row?.needs_approval ?? false, settings }
 }
 

@@ -9,8 +9,9 @@ import { moveLeadStatus } from '../../leads/status.js'
 import { htmlToText, loadTemplate, render } from '../engine/templates.js'
 import { defineWorkflow, workflowStart } from '../../../temporal/contract.js'
 import { instantResponse } from '../../../../workflows/instant-response.js'
+import { instantResponseAutomation } from './automation.js'
 
-export const INSTANT_RESPONSE = 'instant_response'
+export const INSTANT_RESPONSE = instantResponseAutomation.key
 
 export interface InstantResponseInput {
   companyId: string

@@ -9,7 +9,7 @@ import { AppError } from '../../../core/errors.js'
 import { Nullable } from '../../../core/schema-helpers.js'
 import { sydneyDate } from '../../../core/period.js'
 import { withTenant } from '../../../db/sql.js'
-import { withTenantThenStart } from '../../../temporal/outbox.js'
+import { withTenantEmitting } from '../../../core/reactions.js'
 import { findInvoice, paymentsActive } from '../../invoicing/queries.js'
 import { queueInvoiceMessages } from '../../invoicing/send.js'
 import { generateInvoice, loadInvoice } from '../../invoicing/service.js'
@@ -73,7 +73,7 @@ export async function invoiceCompletedJob(deps: Deps, input: { companyId: string
  */
 export async function sendInvoiceFirstTime(deps: Deps, input: { companyId: string; invoiceId: string; channel: ChannelChoice }): Promise<SendStep> {
   const now = deps.clock.now()
-  return withTenantThenStart(deps, input.companyId, async (tx, start) => {
+  return withTenantEmitting(deps, input.companyId, async (tx, emit, start) => {
     const inv = await findInvoice(tx, input.invoiceId, sydneyDate(now), { forUpdate: true })
     if (!inv) return { skipped: 'invoice not found', purpose: null, channels: [], notSent: [] }
     if (inv.sent_count > 0) return { skipped: `invoice ${inv.invoice_number} was already sent`, purpose: null, channels: [], notSent: [] }
@@ -81,7 +81,7 @@ export async function sendInvoiceFirstTime(deps: Deps, input: { companyId: strin
     const purpose = (await paymentsActive(tx, deps.payments.name)) ? 'pay_link' as const : 'invoice' as const
     const delivery = await queueInvoiceMessages(deps, tx, start, {
       companyId: input.companyId, invoiceId: inv.id, sms: input.channel !== 'email', email: input.channel !== 'sms', purpose, now,
-    })
+    }, emit)
     if (!delivery.channels.length) return { skipped: `nothing sent: ${delivery.skipped.join('; ') || 'no channel'}`, purpose, channels: [], notSent: delivery.skipped }
     return { skipped: null, purpose, channels: delivery.channels, notSent: delivery.skipped }
   })

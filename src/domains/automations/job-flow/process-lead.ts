@@ -23,8 +23,9 @@ import { instantResponseStart } from '../instant-response/instant-response.js'
 import { actingFor, assertId, awaitShortRun, RunStatus } from './job-flow-common.js'
 import { scoreLead, type LeadScore, type Priority } from './lead-score.js'
 import { automationChoice, recordRunStarted } from '../engine/settings.js'
+import { processLeadAutomation } from './automation.js'
 
-export const PROCESS_LEAD = 'process_lead'
+export const PROCESS_LEAD = processLeadAutomation.key
 const HOUR_MS = 3_600_000
 /** Marks the reminders this automation made, so a retried step finds its own and makes no second. */
 const REMINDER_NOTE = 'Created by workflows.process_lead'
@@ -137,7 +138,7 @@ export const processLeadOperation = defineOperation({
       if (!(await findLead(tx, input.lead_id, { forUpdate: true }))) throw notFound('Lead')
       const [run] = await tx<{ status: string }[]>`select status from automation_runs where workflow_id = ${workflowId}`
       if (run && run.status !== 'failed') return false
-      if (!(await automationChoice(tx, PROCESS_LEAD)).enabled) throw new AppError('conflict', 'Lead processing is turned off for this company; turn it on with workflows.toggle (workflow_id process_lead).')
+      if (!(await automationChoice(tx, processLeadAutomation)).enabled) throw new AppError('conflict', 'Lead processing is turned off for this company; turn it on with workflows.toggle (workflow_id process_lead).')
       if (run) await tx`delete from automation_runs where workflow_id = ${workflowId} and status = 'failed'` // started again below
       await recordRunStarted(tx, { companyId, automation: PROCESS_LEAD, workflowId, subjectType: 'lead', subjectId: input.lead_id }, now)
       await start(workflowStart(processLeadDefinition, { companyId, leadId: input.lead_id }))

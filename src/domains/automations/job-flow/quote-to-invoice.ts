@@ -23,9 +23,9 @@ import type { InvoiceSummary, SendStep } from './invoice-job.js'
 import { actingFor, assertId, orStopped } from './job-flow-common.js'
 import { quoteToInvoiceWorkflowId } from './quote-to-invoice-nudge.js'
 import { automationChoice, recordRunStarted } from '../engine/settings.js'
-import type { InvoiceFlowSettingsValue } from './trigger-invoice.js'
+import { quoteToInvoiceAutomation } from './automation.js'
 
-export const QUOTE_TO_INVOICE = 'quote_to_invoice'
+export const QUOTE_TO_INVOICE = quoteToInvoiceAutomation.key
 
 export interface QuoteToInvoiceInput {
   companyId: string
@@ -112,7 +112,7 @@ export const quoteToInvoiceOperation = defineOperation({
           current_status: quote.status, next_step: quote.status === 'Draft' ? 'quotes.send' : 'quotes.update',
         })
       }
-      const choice = await automationChoice<InvoiceFlowSettingsValue>(tx, QUOTE_TO_INVOICE)
+      const choice = await automationChoice(tx, quoteToInvoiceAutomation)
       if (!choice.enabled) throw new AppError('conflict', 'Quote to invoice is turned off for this company; turn it on with workflows.toggle (workflow_id quote_to_invoice).')
       if (run) await tx`delete from automation_runs where workflow_id = ${workflowId} and status = 'failed'` // started again below
       await recordRunStarted(tx, { companyId, automation: QUOTE_TO_INVOICE, workflowId, subjectType: 'quote', subjectId: quote.id }, now)

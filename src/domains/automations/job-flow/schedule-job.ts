@@ -19,8 +19,9 @@ import { AuState, closed, Id } from '../../shared-schema.js'
 import { businessDayAfter, type AuStateCode } from '../engine/business-days.js'
 import { actingFor, assertId, awaitShortRun, nextRunNumber, orStopped, RunStatus } from './job-flow-common.js'
 import { automationChoice, recordRunStarted, recordRunStep } from '../engine/settings.js'
+import { scheduleJobAutomation } from './automation.js'
 
-export const SCHEDULE_JOB = 'schedule_job'
+export const SCHEDULE_JOB = scheduleJobAutomation.key
 
 export interface ScheduleJobInput {
   companyId: string
@@ -115,7 +116,7 @@ export const scheduleJobOperation = defineOperation({
       if (!state) {
         throw validationError(["state: the company has no state set, so its public holidays are unknown; set it with PATCH /api/v1/settings/company {\"state\": \"NSW\"} (or pass state)"])
       }
-      if (!(await automationChoice(tx, SCHEDULE_JOB)).enabled) {
+      if (!(await automationChoice(tx, scheduleJobAutomation)).enabled) {
         throw new AppError('conflict', 'Scheduling by business day is turned off for this company; turn it on with workflows.toggle (workflow_id schedule_job). Nothing was changed.')
       }
       const spec = workflowStart(scheduleJobDefinition, {

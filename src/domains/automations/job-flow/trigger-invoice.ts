@@ -15,10 +15,13 @@ import type { ChannelChoice } from '../quote-follow-up/follow-up-quote.js'
 import { existingFinalInvoice, InvoiceSummarySchema, presentSummary, type InvoiceSummary, type SendStep } from './invoice-job.js'
 import { assertId, awaitShortRun, nextRunNumber, RunStatus } from './job-flow-common.js'
 import { automationChoice, recordRunStarted } from '../engine/settings.js'
+import { InvoiceFlowSettings, triggerInvoiceAutomation } from './automation.js'
+import type { Static } from 'typebox'
 
-export const TRIGGER_INVOICE = 'trigger_invoice'
+export const TRIGGER_INVOICE = triggerInvoiceAutomation.key
 
-export interface InvoiceFlowSettingsValue { channel?: ChannelChoice }
+/** Its settings, defaults filled in: the type of its schema (automation.ts). */
+export type InvoiceFlowSettingsValue = Static<typeof InvoiceFlowSettings>
 
 export interface TriggerInvoiceInput {
   companyId: string
@@ -85,7 +88,7 @@ export const triggerInvoiceOperation = defineOperation({
       if (running) return { workflowId: running.workflow_id }
       const [final] = await tx`select 1 from invoices where job_id = ${input.job_id} and kind = 'final' and status <> 'Void'`
       if (final) return { workflowId: null }
-      const choice = await automationChoice<InvoiceFlowSettingsValue>(tx, TRIGGER_INVOICE)
+      const choice = await automationChoice(tx, triggerInvoiceAutomation)
       if (!choice.enabled) throw new AppError('conflict', 'The invoice workflow is turned off for this company; turn it on with workflows.toggle (workflow_id trigger_invoice), or use invoicing.generate.')
       const spec = workflowStart(triggerInvoiceDefinition, { companyId, jobId: input.job_id, runNumber: await nextRunNumber(tx, TRIGGER_INVOICE, input.job_id), channel: choice.settings.channel ?? 'both' })
       await recordRunStarted(tx, { companyId, automation: TRIGGER_INVOICE, workflowId: spec.workflowId, subjectType: 'job', subjectId: input.job_id }, now)

@@ -13,8 +13,9 @@ import { StringEnum } from '../../../core/schema-helpers.js'
 import { withTenantThenStart, type StartAfterCommit } from '../../../temporal/outbox.js'
 import { closed, Id } from '../../shared-schema.js'
 import { automationChoice } from '../engine/settings.js'
-import { CHASE_PAYMENT, invoiceChaseWorkflowId, startInvoiceChase } from './chase-payment.js'
+import { invoiceChaseWorkflowId, startInvoiceChase } from './chase-payment.js'
 import type { ChannelChoice } from '../quote-follow-up/follow-up-quote.js'
+import { chasePaymentAutomation } from './automation.js'
 
 const SCAN_LIMIT = 200
 
@@ -75,7 +76,7 @@ export async function chasePayments(deps: Deps, companyId: string, input: { jobI
                  i.due_date, i.invoice_number
         limit ${SCAN_LIMIT}`
     }
-    if (!(await automationChoice(tx, CHASE_PAYMENT)).enabled) {
+    if (!(await automationChoice(tx, chasePaymentAutomation)).enabled) {
       out.skipped = invoices.map((i) => ({ invoice_id: i.id, invoice_number: i.invoice_number, reason: 'the payment chase is turned off for this company (workflows.toggle)' }))
       return out
     }

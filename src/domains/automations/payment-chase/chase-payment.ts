@@ -20,16 +20,17 @@ import { chaseMessage, type ChaseTone } from './chase-templates.js'
 import type { ChannelChoice } from '../quote-follow-up/follow-up-quote.js'
 import { stepApproval, type StepApproval } from '../engine/held-step.js'
 import { automationChoice, recordRunStarted } from '../engine/settings.js'
+import { chasePaymentAutomation } from './automation.js'
+import type { SettingsOf } from '../engine/catalogue.js'
 
-export const CHASE_PAYMENT = 'chase_payment'
+export const CHASE_PAYMENT = chasePaymentAutomation.key
 export const CHASE_RECHECK_SIGNAL = 'recheck'
 /** Local hour of a step's reminder on its calendar day: business hours, not the middle of the night. */
 export const CHASE_LOCAL_TIME = '09:00'
 const REAL_DAY_MS = 86_400_000
 
-export interface ChasePaymentSettingsValue {
-  steps: { offset_days: number; tone: ChaseTone; channel?: ChannelChoice }[]
-}
+/** Its settings, defaults filled in: the type of its schema (automation.ts). */
+export type ChasePaymentSettingsValue = SettingsOf<typeof chasePaymentAutomation>
 
 export interface InvoiceChaseStep {
   number: number
@@ -92,7 +93,7 @@ export async function startInvoiceChase(
   deps: Deps, tx: postgres.TransactionSql, start: StartAfterCommit,
   inv: { companyId: string; invoiceId: string; dueDate: string }, overrides: { channel?: ChannelChoice } = {},
 ): Promise<{ workflowId: string; steps: InvoiceChaseStep[] } | null> {
-  const choice = await automationChoice<ChasePaymentSettingsValue>(tx, CHASE_PAYMENT)
+  const choice = await automationChoice(tx, chasePaymentAutomation)
   if (!choice.enabled) return null
   const now = deps.clock.now()
   const [company] = await tx<{ time_zone: string }[]>`select time_zone from companies`
@@ -137,7 +138,7 @@ async function stopReason(tx: postgres.TransactionSql, invoiceId: string): Promi
   if (row.status === 'Void') return { reason: 'invoice voided', row }
   if (row.kind === 'credit_note') return { reason: 'a credit note is not chased', row }
   if (Number(row.balance_cents) <= 0 || row.status === 'Paid') return { reason: 'invoice paid', row }
-  const choice = await automationChoice(tx, CHASE_PAYMENT)
+  const choice = await automationChoice(tx, chasePaymentAutomation)
   if (!choice.enabled) return { reason: 'payment chase turned off', row }
   return { reason: null, row }
 }
@@ -187,7 +188,7 @@ export async function planInvoiceChaseStep(
       else skipped.push('email: the client has no email address')
     }
     const approval = messages.length
-      ? await stepApproval(deps, tx, CHASE_PAYMENT, { summary: `${input.tone[0]!.toUpperCase()}${input.tone.slice(1)} payment reminder (step ${input.number}) for invoice ${inv.invoice_number}, ${values.amount} due, to ${lead!.name}`, name: lead!.name })
+      ? await stepApproval(deps, tx, chasePaymentAutomation, { summary: `${input.tone[0]!.toUpperCase()}${input.tone.slice(1)} payment reminder (step ${input.number}) for invoice ${inv.invoice_number}, ${values.amount} due, to ${lead!.name}`, name: lead!.name })
       : null
     return approval ? { stop: null, messages, skipped, approval } : { stop: null, messages, skipped }
   })

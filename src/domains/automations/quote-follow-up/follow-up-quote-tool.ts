@@ -13,7 +13,8 @@ import { StringEnum } from '../../../core/schema-helpers.js'
 import { withTenantThenStart, type StartAfterCommit } from '../../../temporal/outbox.js'
 import { closed, Id } from '../../shared-schema.js'
 import { automationChoice } from '../engine/settings.js'
-import { FOLLOW_UP_QUOTE, quoteFollowUpWorkflowId, startQuoteFollowUp, type ChannelChoice } from './follow-up-quote.js'
+import { quoteFollowUpWorkflowId, startQuoteFollowUp, type ChannelChoice } from './follow-up-quote.js'
+import { followUpQuoteAutomation } from './automation.js'
 
 /** How many pending quotes one scan handles (oldest sends first); call again for the rest. */
 const SCAN_LIMIT = 200
@@ -82,7 +83,7 @@ export async function followUpQuotes(deps: Deps, companyId: string, input: { quo
       }
       quotes = await pendingQuotes(tx, today, input.quoteId)
     } else quotes = await pendingQuotes(tx, today)
-    if (!(await automationChoice(tx, FOLLOW_UP_QUOTE)).enabled) {
+    if (!(await automationChoice(tx, followUpQuoteAutomation)).enabled) {
       out.skipped = quotes.map((q) => ({ quote_id: q.id, quote_number: q.quote_number, reason: 'quote follow-ups are turned off for this company (workflows.toggle)' }))
       return out
     }

@@ -19,8 +19,10 @@ import type { QueuedMessage } from '../../comms/deliver.js'
 import { publicQuoteUrl } from '../../quotes/queries.js'
 import { stepApproval, type StepApproval } from '../engine/held-step.js'
 import { automationChoice, recordRunStarted } from '../engine/settings.js'
+import { followUpQuoteAutomation } from './automation.js'
+import type { SettingsOf } from '../engine/catalogue.js'
 
-export const FOLLOW_UP_QUOTE = 'follow_up_quote'
+export const FOLLOW_UP_QUOTE = followUpQuoteAutomation.key
 /** The spec's limit (section 8): at most three follow-ups per quote. */
 export const MAX_QUOTE_FOLLOW_UPS = 3
 /** The signal every change to a quote sends its current follow-up run: look at the database now. */
@@ -28,10 +30,8 @@ export const RECHECK_SIGNAL = 'recheck'
 
 export type ChannelChoice = 'sms' | 'email' | 'both'
 
-export interface FollowUpQuoteSettingsValue {
-  delays_days: number[]
-  channel?: ChannelChoice
-}
+/** Its settings, defaults filled in: the type of its schema (automation.ts). */
+export type FollowUpQuoteSettingsValue = SettingsOf<typeof followUpQuoteAutomation>
 
 export interface QuoteFollowUpInput {
   companyId: string
@@ -93,7 +93,7 @@ export async function startQuoteFollowUp(
   q: { companyId: string; quoteId: string; sendNumber: number; sentAt: Date | null; validUntil: string },
   overrides: { channel?: ChannelChoice; message?: string } = {},
 ): Promise<{ workflowId: string; followUpsAt: string[] } | null> {
-  const choice = await automationChoice<FollowUpQuoteSettingsValue>(tx, FOLLOW_UP_QUOTE)
+  const choice = await automationChoice(tx, followUpQuoteAutomation)
   if (!choice.enabled) return null
   const spec = quoteFollowUpStart(deps, q, choice.settings, overrides)
   const now = deps.clock.now()
@@ -134,7 +134,7 @@ async function stopReason(tx: postgres.TransactionSql, quoteId: string, sendNumb
   if (row.status === 'Declined') return { reason: 'quote declined', row }
   if (row.status === 'Expired' || row.valid_until < today) return { reason: 'quote expired', row }
   if (row.status !== 'Sent' && row.status !== 'Viewed') return { reason: `quote is ${row.status}`, row }
-  const choice = await automationChoice(tx, FOLLOW_UP_QUOTE)
+  const choice = await automationChoice(tx, followUpQuoteAutomation)
   if (!choice.enabled) return { reason: 'quote follow-ups turned off', row }
   return { reason: null, row }
 }
@@ -196,7 +196,7 @@ export async function planQuoteFollowUp(
       } else skipped.push('email: the client has no email address')
     }
     const approval = messages.length
-      ? await stepApproval(deps, tx, FOLLOW_UP_QUOTE, { summary: `Follow-up ${input.number} on quote ${q.quote_number} (${total} incl. GST) to ${lead!.name}`, name: lead!.name })
+      ? await stepApproval(deps, tx, followUpQuoteAutomation, { summary: `Follow-up ${input.number} on quote ${q.quote_number} (${total} incl. GST) to ${lead!.name}`, name: lead!.name })
       : null
     return approval ? { stop: null, messages, skipped, approval } : { stop: null, messages, skipped }
   })

@@ -1,35 +1,19 @@
-// workflows.sync_contact and workflows.search_ads_pipeline, and the REST-only ad spend record they
-// report from (POST|GET /ad-spend). Registered by the domain (index.ts). The input schemas are the
-// spec's, unchanged from when these were planned tools.
+// workflows.search_ads_pipeline, and the REST-only ad spend record it reports from
+// (POST|GET /ad-spend). The input schema is the spec's, unchanged from when it was a planned tool.
 import Type from 'typebox'
 import { READ, WRITE } from '../../../core/annotations.js'
 import { defineOperation } from '../../../core/operation.js'
 import { Dollars } from '../../../core/schema-helpers.js'
-import { closed, Id } from '../../shared-schema.js'
+import { closed } from '../../shared-schema.js'
 import {
   AdSpendListResponse, AdSpendResponse, AdsPipelineOutput, adsPipeline, ListAdSpendInput, listAdSpend, RecordAdSpendInput, recordAdSpend,
 } from './ads-pipeline.js'
-import { syncContact, SyncContactOutput } from '../sync-contact/sync-contact.js'
+import { defineFeature } from '../engine/catalogue.js'
 
 const domain = 'workflows'
 const financials = (permission: 'read' | 'write') => ({ scope: 'financials' as const, permission })
 
-export const reportingOperations = [
-  defineOperation({
-    name: 'workflows.sync_contact', domain, title: 'Sync a contact',
-    description:
-      "Copy a lead's or client's contact details to connected systems (such as accounting or CRM) that hold contacts, creating or updating the contact there. When no accounting integration is connected (integrations are not available in this deployment yet) it pushes nothing and says so; the run is recorded either way (workflows.list).",
-    input: Type.Object(
-      {
-        lead_id: Id('Lead or client to sync'),
-        connection_id: Type.Optional(Id('Only this connection; all active connections that hold contacts when omitted')),
-      },
-      closed,
-    ),
-    output: SyncContactOutput,
-    access: { permission: 'write' }, cost: 'write', annotations: WRITE,
-    run: (ctx, input) => syncContact(ctx.deps, ctx.principal!, input),
-  }),
+const reportingOperations = [
   defineOperation({
     name: 'workflows.search_ads_pipeline', domain, title: 'Search-ads lead pipeline',
     description:
@@ -62,3 +46,6 @@ export const reportingOperations = [
     run: (ctx, input) => listAdSpend(ctx.deps, ctx.principal!, input),
   }),
 ]
+
+/** Reports computed on request: nothing to turn on or off. */
+export const reportsFeature = defineFeature({ name: 'reports', automations: [], operations: reportingOperations })

@@ -12,8 +12,9 @@ import { AppError, notFound } from '../../../core/errors.js'
 import { StringEnum } from '../../../core/schema-helpers.js'
 import { withTenant } from '../../../db/sql.js'
 import { automationChoice, recordRunFinished, recordRunStarted } from '../engine/settings.js'
+import { syncContactAutomation } from './automation.js'
 
-export const SYNC_CONTACT = 'sync_contact'
+export const SYNC_CONTACT = syncContactAutomation.key
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /** Why nothing was pushed, and what to do: the same words in the answer and the run's outcome. */
@@ -48,7 +49,7 @@ export async function syncContact(deps: Deps, principal: Principal, input: { lea
     if (input.connection_id !== undefined) {
       throw new AppError('not_found', `Connection was not found. ${NO_INTEGRATION}`)
     }
-    if (!(await automationChoice(tx, SYNC_CONTACT)).enabled) {
+    if (!(await automationChoice(tx, syncContactAutomation)).enabled) {
       throw new AppError('conflict', 'Contact sync is turned off for this company; turn it on with workflows.toggle (workflow_id sync_contact). Nothing was pushed.')
     }
     // Nothing runs (there is nothing to push to), so the record is the whole run: opened and closed here.

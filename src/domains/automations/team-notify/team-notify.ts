@@ -18,10 +18,12 @@ import { defineWorkflow, workflowStart } from '../../../temporal/contract.js'
 import { enqueueWorkflow } from '../../../temporal/outbox.js'
 import { teamNotify } from '../../../../workflows/team-notify.js'
 import { insertPendingAction, type PendingMessage } from '../engine/approval.js'
-import type { TeamNotifyInputSchema } from '../engine/control-schema.js'
+import type { TeamNotifyInputSchema } from './schema.js'
 import { automationChoice, recordRunFinished, recordRunStarted } from '../engine/settings.js'
+import { teamNotifyAutomation } from './automation.js'
+import { DEFAULT_APPROVAL_EXPIRY_HOURS } from '../engine/catalogue.js'
 
-export const TEAM_NOTIFY = 'team_notify'
+export const TEAM_NOTIFY = teamNotifyAutomation.key
 const HOUR_MS = 3_600_000
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
@@ -98,7 +100,7 @@ export async function notifyTeam(deps: Deps, principal: Principal, input: Static
   const workflowId = teamNotifyDefinition.id({ companyId, noticeId } as TeamNotifyInput)
   const now = deps.clock.now()
   const result = await withTenant(deps.db, companyId, async (tx) => {
-    const choice = await automationChoice<{ approval_expiry_hours: number }>(tx, TEAM_NOTIFY)
+    const choice = await automationChoice(tx, teamNotifyAutomation)
     if (!choice.enabled) throw new AppError('conflict', 'Team notices are turned off for this company; turn them on with workflows.toggle (workflow_id team_notify). Nothing was sent.')
     const [job] = input.job_id
       ? await tx<{ title: string; address: string | null; scheduled_date: Date | null }[]>`select title, address, scheduled_date from jobs where id = ${input.job_id}`
@@ -134,7 +136,7 @@ export async function notifyTeam(deps: Deps, principal: Principal, input: Static
     let approval: TeamNotifyInput['approval'] = null
     let expiresAt: Date | null = null
     if (choice.needsApproval) {
-      const expiresInMs = choice.settings.approval_expiry_hours * HOUR_MS
+      const expiresInMs = (choice.settings.approval_expiry_hours ?? DEFAULT_APPROVAL_EXPIRY_HOURS) * HOUR_MS // the schema's default fills it
       approval = { actionId: randomUUID(), expiresInMs }
       ;({ expiresAt } = await insertPendingAction(tx, {
         id: approval.actionId, companyId, automation: TEAM_NOTIFY, workflowId, summary, messages: preview, expiresAt: new Date(now.getTime() + expiresInMs),
