@@ -29,7 +29,7 @@ const FEATURES = [
   reportsFeature,
 ] as const
 
-export const automationCatalogue = new AutomationCatalogue(FEATURES.flatMap((f) => f.automations))
+const automationCatalogue = new AutomationCatalogue(FEATURES.flatMap((f) => f.automations))
 const activities = featureActivities(FEATURES)
 const [first, ...rest] = FEATURES
 

@@ -1,6 +1,6 @@
-// The quote-to-invoice run of a quote waits for its job to be Completed (or Cancelled). The jobs
-// service calls this after a job's change commits, so the run looks at the database at once rather
-// than at its next periodic recheck. Kept free of imports other than types: jobs/service.ts uses it.
+// The quote-to-invoice run of a quote waits for its job to be Completed (or Cancelled). The
+// job-flow reaction to job.changed calls this after a job's change commits, so the run looks at the
+// database at once rather than at its next periodic recheck.
 import type { WorkflowDispatcher } from '../../../temporal/outbox.js'
 
 /** The signal name workflows/quote-to-invoice.ts listens for. */

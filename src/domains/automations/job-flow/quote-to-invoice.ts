@@ -1,7 +1,7 @@
 // workflows.quote_to_invoice: an Accepted quote carried through to payment. The run
 // (workflows/quote-to-invoice.ts, id quote-to-invoice:<company>:<quote>) makes the quote's job when
 // it has none (jobs.create's path), waits durably for that job to be Completed (a nudge from the
-// jobs service, quote-to-invoice-nudge.ts, and a periodic recheck; the database decides), then
+// reaction to job.changed, quote-to-invoice-nudge.ts, and a periodic recheck; the database decides), then
 // invoices it and sends the payment link (invoice-job.ts, as workflows.trigger_invoice does), after
 // which the payment chase runs. A Cancelled job stops it. Each step is recorded in automation_runs.
 import Type from 'typebox'
