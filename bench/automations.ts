@@ -9,8 +9,8 @@
 // their timers as real ones do.
 // Run: npm run bench:automations   (env: CHASES=500, FOLLOW_UPS=500, BATCH=50)
 import { withTenantThenStart } from '../src/temporal/outbox.js'
-import { startInvoiceChase } from '../src/domains/automations/chase-payment.js'
-import { startQuoteFollowUp } from '../src/domains/automations/follow-up-quote.js'
+import { startInvoiceChase } from '../src/domains/automations/payment-chase/chase-payment.js'
+import { startQuoteFollowUp } from '../src/domains/automations/quote-follow-up/follow-up-quote.js'
 import { companyTimeZone } from '../src/core/company-time.js'
 import { startBenchService } from './harness.js'
 

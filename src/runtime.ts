@@ -81,6 +81,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     sms: createSmsProvider(config),
     email: createEmailProvider(config),
     workflows,
+    reactions: composition.reactions,
     countResources: composition.countResources,
   }
 

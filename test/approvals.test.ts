@@ -12,7 +12,7 @@ import { rpc } from './helpers/mcp.js'
 import { startLocalTwilio, type LocalTwilio } from './helpers/twilio-server.js'
 import { connectClient } from '../src/temporal/connection.js'
 import { workflowStart } from '../src/temporal/contract.js'
-import { teamNotifyDefinition, type TeamNotifyInput } from '../src/domains/automations/team-notify.js'
+import { teamNotifyDefinition, type TeamNotifyInput } from '../src/domains/automations/team-notify/team-notify.js'
 import { decideUpdate } from '../workflows/approval.js'
 
 const GATEWAY_DELAY_MS = 700

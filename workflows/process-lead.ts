@@ -3,7 +3,7 @@
 import { proxyActivities, workflowInfo } from '@temporalio/workflow'
 import { DATABASE_STEP } from './activity-options.js'
 import type { AutomationRunActivities } from './automation-run.js'
-import type { LeadScore, Priority } from '../src/domains/automations/lead-score.js'
+import type { LeadScore, Priority } from '../src/domains/automations/job-flow/lead-score.js'
 
 export interface ProcessLeadInput { companyId: string; leadId: string }
 

@@ -3,7 +3,7 @@
 import { proxyActivities, workflowInfo } from '@temporalio/workflow'
 import { DATABASE_STEP } from './activity-options.js'
 import type { AutomationRunActivities } from './automation-run.js'
-import type { AuStateCode } from '../src/domains/automations/business-days.js'
+import type { AuStateCode } from '../src/domains/automations/engine/business-days.js'
 
 export interface ScheduleJobInput {
   companyId: string

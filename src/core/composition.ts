@@ -5,6 +5,7 @@ import type postgres from 'postgres'
 import type { ActivityFactory, DomainDefinition } from './domain.js'
 import type { Deps } from './deps.js'
 import { Registry } from './registry.js'
+import { EventReactions } from './reactions.js'
 import type { AnyWorkflowDefinition } from '../temporal/contract.js'
 import { workflowType } from '../temporal/contract.js'
 
@@ -19,6 +20,10 @@ export interface Composition<D extends readonly DomainDefinition[]> {
   domains: D
   registry: Registry
   workflows: AnyWorkflowDefinition[]
+  /** Every domain's reactions to domain events, checked against the events the domains declare. */
+  reactions: EventReactions
+  /** Events emitted for reactions only (never written, not in the webhook catalogue). */
+  internalEvents: string[]
   createActivities(deps: Deps): ActivitiesOf<D>
   countResources(tx: postgres.TransactionSql): Promise<Record<string, number>>
 }
@@ -43,6 +48,9 @@ export function composeDomains<const D extends readonly DomainDefinition[]>(doma
     types.add(type)
   }
 
+  const internalEvents = [...new Set(domains.flatMap((d) => d.internalEvents ?? []))]
+  const reactions = new EventReactions(domains.flatMap((d) => d.reactions ?? []), { recorded: registry.events, internal: internalEvents })
+
   const counted = Object.entries(Object.assign({}, ...domains.map((d) => d.usageCounts ?? {})) as Record<string, string>)
   const countQuery = counted.length ? `select ${counted.map(([name, q]) => `(${q}) as "${name}"`).join(', ')}` : null
 
@@ -50,6 +58,8 @@ export function composeDomains<const D extends readonly DomainDefinition[]>(doma
     domains,
     registry,
     workflows,
+    reactions,
+    internalEvents,
     createActivities(deps) {
       const all: Record<string, unknown> = {}
       for (const d of domains) {

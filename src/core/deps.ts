@@ -8,7 +8,8 @@ import type { Clock } from './clock.js'
 import type { Principal } from './access.js'
 import type { CostClass } from './cost.js'
 import type { PaymentsProvider } from '../providers/payments/provider.js'
-import type { WorkflowDispatcher } from '../temporal/outbox.js'
+import type { StartAfterCommit, WorkflowDispatcher } from '../temporal/outbox.js'
+import type { EventType } from './events.js'
 import type { SmsProvider } from '../providers/sms/provider.js'
 import type { EmailProvider } from '../providers/email/provider.js'
 
@@ -34,6 +35,8 @@ export interface Deps {
   sms: SmsProvider
   email: EmailProvider
   workflows: WorkflowDispatcher
+  /** The domains' reactions to domain events (EventReactions in core/reactions.ts), from the domain list. */
+  reactions: ReactionDispatcher
   /** Record counts for GET /usage, from every domain's usageCounts (core/composition.ts). */
   countResources(tx: postgres.TransactionSql): Promise<Record<string, number>>
   /** Unset until the wallet capability lands: calls cost nothing. */
@@ -55,4 +58,31 @@ export function onePerApp<D extends object, T>(create: (deps: D) => T): (deps: D
     }
     return value
   }
+}
+
+/** A domain event as a service emits it (core/reactions.ts). */
+export interface DomainEvent {
+  companyId: string
+  type: EventType
+  entityType: string
+  entityId: string
+  /** Public events: the webhook payload. Internal events: what their reactions need. */
+  payload: unknown
+  at: Date
+}
+
+/** The transaction an event is emitted in, and where its after-commit work is queued. */
+export interface EmitScope {
+  deps: Deps
+  tx: postgres.TransactionSql
+  start: StartAfterCommit
+  afterCommit(run: () => void | Promise<void>): void
+}
+
+/**
+ * What deps.reactions does (EventReactions in core/reactions.ts implements it). Declared here, not
+ * imported, because reactions.ts needs Deps: the two files would import each other.
+ */
+export interface ReactionDispatcher {
+  emit(scope: EmitScope, event: DomainEvent): Promise<Record<string, unknown>>
 }

@@ -5,6 +5,7 @@ import type { AnyOperation } from './operation.js'
 import type { Deps } from './deps.js'
 import type { Principal, Scope } from './access.js'
 import type { AnyWorkflowDefinition } from '../temporal/contract.js'
+import type { Reaction } from './reactions.js'
 
 /** An MCP resource (service://...): the scope it needs and how to read it, or the capability that will provide it. */
 export interface McpResource {
@@ -28,8 +29,12 @@ export interface DomainDefinition {
   resources?: McpResource[]
   activities?: ActivityFactory
   workflows?: AnyWorkflowDefinition[]
-  /** Domain events this domain writes to event_outbox (canonical dotted names). */
+  /** Domain events this domain writes to event_outbox (canonical dotted names): public, the webhook catalogue. */
   events?: readonly string[]
+  /** Events this domain emits for reactions only (core/reactions.ts): never written, not webhooks. */
+  internalEvents?: readonly string[]
+  /** What this domain does when an event happens (core/reactions.ts), e.g. the automations starting a run. */
+  reactions?: readonly Reaction[]
   /** Record counts shown in GET /usage: name -> a count query (RLS scopes it to the company). */
   usageCounts?: Record<string, string>
 }

@@ -1,28 +1,47 @@
+// Automations: features on one engine. Each automation lives in its own folder (its catalogue entry
+// with typed settings, tools, activities, workflow definitions and reactions to domain events);
+// FEATURES below is the one list they are composed from. No domain outside automations/ imports
+// from here (test/automation-boundaries.test.ts): domains emit events, automations react.
 import { defineDomain } from '../../core/domain.js'
-import { automationOperations } from './operations.js'
-import { workflowsPlannedTools } from './workflow-tools.js'
-import { controlOperations } from './control-operations.js'
-import { controlActivities } from './control-activities.js'
-import { teamNotifyDefinition } from './team-notify.js'
-import { longRunningActivities, longRunningOperations, longRunningWorkflows } from './long-running.js'
-import { clientAutomationActivities, clientAutomationOperations, clientAutomationWorkflows } from './client-automations.js'
-import { jobFlowActivities, jobFlowOperations, jobFlowWorkflows } from './job-flow.js'
-import { reportingOperations } from './reporting-automations.js'
-import { instantResponseDefinition, markLeadContacted, planInstantResponse } from './instant-response.js'
+import type { Reaction } from '../../core/reactions.js'
+import type { AnyWorkflowDefinition } from '../../temporal/contract.js'
+import { AUTOMATION_TOGGLED, AutomationCatalogue, controlOperations, engineActivities, featureActivities } from './engine/index.js'
+import { instantResponseFeature } from './instant-response/index.js'
+import { teamNotifyFeature } from './team-notify/index.js'
+import { quoteFollowUpFeature } from './quote-follow-up/index.js'
+import { paymentChaseFeature } from './payment-chase/index.js'
+import { jobFlowFeature } from './job-flow/index.js'
+import { clientOutreachFeature } from './client-outreach/index.js'
+import { dailySummaryFeature } from './daily-summary/index.js'
+import { syncContactFeature } from './sync-contact/index.js'
+import { reportsFeature } from './reports/index.js'
 import type { AutomationWorkflowActivities } from './workflow-activities.js'
+
+/** The automation features, in the toolset's order (workflows.list shows the catalogue in this order too). */
+const FEATURES = [
+  instantResponseFeature,
+  teamNotifyFeature,
+  quoteFollowUpFeature,
+  paymentChaseFeature,
+  jobFlowFeature,
+  clientOutreachFeature,
+  dailySummaryFeature,
+  syncContactFeature,
+  reportsFeature,
+] as const
+
+const automationCatalogue = new AutomationCatalogue(FEATURES.flatMap((f) => f.automations))
+const activities = featureActivities(FEATURES)
+const [first, ...rest] = FEATURES
 
 /** Automations: the toolset is called "workflows", as in the spec. */
 export const automationsDomain = defineDomain({
   name: 'workflows',
   description: 'Automations run as Temporal workflows: instant lead response, follow-ups, chasing, approvals.',
-  operations: [...automationOperations, ...controlOperations, ...longRunningOperations, ...jobFlowOperations, ...clientAutomationOperations, ...reportingOperations, ...workflowsPlannedTools],
-  activities: (deps) => ({
-    ...longRunningActivities(deps),
-    ...jobFlowActivities(deps),
-    ...clientAutomationActivities(deps),
-    ...controlActivities(deps),
-    planInstantResponse: (input: { companyId: string; leadId: string }) => planInstantResponse(deps, input.companyId, input.leadId),
-    markLeadContacted: (input: { companyId: string; leadId: string }) => markLeadContacted(deps, input.companyId, input.leadId),
-  }) satisfies AutomationWorkflowActivities,
-  workflows: [teamNotifyDefinition, instantResponseDefinition, ...longRunningWorkflows, ...jobFlowWorkflows, ...clientAutomationWorkflows],
+  // The control tools (workflows.list ... reject_action) follow workflows.instant_response, as in the spec.
+  operations: [...first.operations, ...controlOperations(automationCatalogue), ...rest.flatMap((f) => f.operations)],
+  activities: (deps) => ({ ...engineActivities(deps), ...activities(deps) }) satisfies AutomationWorkflowActivities,
+  workflows: FEATURES.flatMap((f): AnyWorkflowDefinition[] => ('workflows' in f ? f.workflows : [])),
+  internalEvents: [AUTOMATION_TOGGLED],
+  reactions: FEATURES.flatMap((f): Reaction[] => ('reactions' in f ? f.reactions : [])),
 })

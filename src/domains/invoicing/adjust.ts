@@ -9,19 +9,18 @@ import { AppError, notFound } from '../../core/errors.js'
 import { formatCents, parseDollars } from '../../core/money.js'
 import { roundHalfUp } from '../../core/gst.js'
 import { companyToday } from '../../core/company-time.js'
-import { withTenant } from '../../db/sql.js'
-import { withTenantThenStart } from '../../temporal/outbox.js'
+import { withTenantEmitting } from '../../core/reactions.js'
+import { invoiceClosed } from './events.js'
 import { recordPayment } from '../payments/record.js'
 import { issueInvoice } from './issue.js'
 import { balanceCents, findInvoice } from './queries.js'
 import type { CreditNoteInput, RecordPaymentInput, SendInvoiceInput, VoidInvoiceInput } from './schema.js'
 import { queueInvoiceMessages } from './send.js'
 import { loadInvoice } from './service.js'
-import { nudgeInvoiceChase } from '../automations/chase-payment.js'
 
 export async function voidInvoice(deps: Deps, principal: Principal, input: Static<typeof VoidInvoiceInput>) {
   const now = deps.clock.now()
-  return withTenant(deps.db, principal.companyId, async (tx) => {
+  return withTenantEmitting(deps, principal.companyId, async (tx, emit) => {
     const inv = await findInvoice(tx, input.id, await companyToday(tx, now), { forUpdate: true })
     if (!inv) throw notFound('Invoice')
     if (inv.stored_status === 'Void') throw new AppError('conflict', `${inv.invoice_number} is already void.`, { invoice_status: 'Void' })
@@ -31,7 +30,7 @@ export async function voidInvoice(deps: Deps, principal: Principal, input: Stati
     const [credited] = await tx<{ n: number }[]>`select count(*)::int as n from invoices where credits_invoice_id = ${inv.id} and status <> 'Void'`
     if (credited!.n > 0) throw new AppError('conflict', `${inv.invoice_number} has credit notes against it; void those first.`, {})
     await tx`update invoices set status = 'Void', voided_at = ${now}, void_reason = ${input.reason}, updated_at = ${now} where id = ${inv.id}`
-    nudgeInvoiceChase(deps, principal.companyId, inv.id) // its chase stops now
+    await emit(invoiceClosed(principal.companyId, inv.id, 'voided', now)) // its chase stops now
     if (inv.kind === 'credit_note') {
       // The credited invoice owes that amount again.
       await tx`update invoices set amount_credited_cents = amount_credited_cents - ${Number(inv.total_cents)}, updated_at = ${now} where id = ${inv.credits_invoice_id}`
@@ -48,7 +47,7 @@ export async function voidInvoice(deps: Deps, principal: Principal, input: Stati
 export async function creditNote(deps: Deps, principal: Principal, input: Static<typeof CreditNoteInput>) {
   const now = deps.clock.now()
   const amount = parseDollars(input.amount, 'amount')
-  return withTenant(deps.db, principal.companyId, async (tx) => {
+  return withTenantEmitting(deps, principal.companyId, async (tx, emit) => {
     const inv = await findInvoice(tx, input.id, await companyToday(tx, now), { forUpdate: true })
     if (!inv) throw notFound('Invoice')
     if (inv.kind === 'credit_note' || inv.stored_status === 'Void') throw new AppError('conflict', `${inv.invoice_number} is ${inv.kind === 'credit_note' ? 'a credit note' : 'void'}; credit the invoice itself.`, {})
@@ -72,7 +71,7 @@ export async function creditNote(deps: Deps, principal: Principal, input: Static
     const settled = amount === balance
     await tx`update invoices set amount_credited_cents = amount_credited_cents + ${amount},
              status = ${settled ? 'Paid' : inv.stored_status}, paid_at = ${settled ? now : null}, updated_at = ${now} where id = ${inv.id}`
-    if (settled) nudgeInvoiceChase(deps, principal.companyId, inv.id) // credited to nothing: its chase stops now
+    if (settled) await emit(invoiceClosed(principal.companyId, inv.id, 'credited', now)) // credited to nothing: its chase stops now
     return { credit_note: await loadInvoice(deps, tx, id), invoice: await loadInvoice(deps, tx, inv.id) }
   })
 }
@@ -80,7 +79,7 @@ export async function creditNote(deps: Deps, principal: Principal, input: Static
 export async function recordManualPayment(deps: Deps, principal: Principal, input: Static<typeof RecordPaymentInput>) {
   const amount = parseDollars(input.amount, 'amount')
   const receivedAt = input.received_at ? new Date(input.received_at) : deps.clock.now()
-  return withTenant(deps.db, principal.companyId, async (tx) => {
+  return withTenantEmitting(deps, principal.companyId, async (tx, emit) => {
     const [exists] = await tx<{ id: string }[]>`select id from invoices where id = ${input.id}`
     if (!exists) throw notFound('Invoice')
     // Without a reference, each call is a new payment (the Idempotency-Key header makes a retry safe).
@@ -88,19 +87,20 @@ export async function recordManualPayment(deps: Deps, principal: Principal, inpu
     return recordPayment(deps, tx, principal.companyId, {
       invoiceId: input.id, amountCents: amount, surchargeCents: 0, method: input.method, provider: 'manual',
       providerPaymentId: reference ? `${input.id}:${reference}` : `${input.id}:${randomUUID()}`, reference, receivedAt, alreadyTaken: false,
-    })
+    }, emit)
   })
 }
 
 export async function sendInvoice(deps: Deps, principal: Principal, input: Static<typeof SendInvoiceInput>) {
   const now = deps.clock.now()
-  return withTenantThenStart(deps, principal.companyId, async (tx, start) => {
+  return withTenantEmitting(deps, principal.companyId, async (tx, emit, start) => {
     const inv = await findInvoice(tx, input.id, await companyToday(tx, now))
     if (!inv) throw notFound('Invoice')
     if (inv.stored_status === 'Void') throw new AppError('conflict', `${inv.invoice_number} is void and cannot be sent.`, { invoice_status: 'Void' })
     const delivery = await queueInvoiceMessages(deps, tx, start, {
       companyId: principal.companyId, invoiceId: inv.id, sms: input.send_sms ?? false, email: input.send_email ?? true, message: input.message, now,
-    })
+    }, emit)
     return { invoice: await loadInvoice(deps, tx, inv.id), delivery }
   })
 }
+

@@ -5,6 +5,7 @@ import type { Deps } from '../../core/deps.js'
 import { notFound } from '../../core/errors.js'
 import { companyToday } from '../../core/company-time.js'
 import { withTenant } from '../../db/sql.js'
+import { withTenantEmitting, type Emit } from '../../core/reactions.js'
 import type { EmailAttachment } from '../../providers/email/provider.js'
 import type { InvoiceDocument } from './document.js'
 import { renderInvoicePdf } from './pdf.js'
@@ -38,12 +39,12 @@ export async function invoiceDocument(deps: Deps, tx: postgres.TransactionSql, r
 }
 
 /** Runs fn on the invoice behind a public token, in its company's transaction, with the row locked. */
-export async function withPublicInvoice<T>(deps: Deps, token: string, fn: (tx: postgres.TransactionSql, row: InvoiceRow, companyId: string) => Promise<T>): Promise<T> {
+export async function withPublicInvoice<T>(deps: Deps, token: string, fn: (tx: postgres.TransactionSql, row: InvoiceRow, companyId: string, emit: Emit) => Promise<T>): Promise<T> {
   const companyId = await invoiceCompany(deps, token)
-  return withTenant(deps.db, companyId, async (tx) => {
+  return withTenantEmitting(deps, companyId, async (tx, emit) => {
     const row = await findInvoiceByToken(tx, token, await companyToday(tx, deps.clock.now()))
     if (!row) throw notFound('Invoice')
-    return fn(tx, row, companyId)
+    return fn(tx, row, companyId, emit)
   })
 }
 

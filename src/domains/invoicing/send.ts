@@ -13,7 +13,8 @@ import { balanceCents, findInvoice, publicInvoiceUrl } from './queries.js'
 import { companyToday } from '../../core/company-time.js'
 // A cycle with service.ts, used only at call time: the event carries the invoice as the API shows it.
 import { loadInvoice } from './load.js'
-import { startInvoiceChase } from '../automations/chase-payment.js'
+import type { Emit } from '../../core/reactions.js'
+import type { InvoiceDeliveryQueued } from './events.js'
 
 export interface Delivery {
   workflow_id: string | null
@@ -32,7 +33,7 @@ export interface InvoiceMessageRequest {
   now: Date
 }
 
-export async function queueInvoiceMessages(deps: Deps, tx: postgres.TransactionSql, start: StartAfterCommit, req: InvoiceMessageRequest): Promise<Delivery> {
+export async function queueInvoiceMessages(deps: Deps, tx: postgres.TransactionSql, start: StartAfterCommit, req: InvoiceMessageRequest, emit: Emit): Promise<Delivery> {
   if (!req.sms && !req.email) return { workflow_id: null, channels: [], skipped: [] }
   const inv = (await findInvoice(tx, req.invoiceId, await companyToday(tx, req.now), { forUpdate: true }))!
   const [lead] = await tx<{ name: string; phone: string | null; email: string | null }[]>`select name, phone, email from leads where id = ${inv.lead_id}`
@@ -73,9 +74,8 @@ export async function queueInvoiceMessages(deps: Deps, tx: postgres.TransactionS
            sent_at = coalesce(sent_at, ${req.now}), updated_at = ${req.now}
     where id = ${inv.id}`
   await recordInvoiceSent(tx, req.companyId, await loadInvoice(deps, tx, inv.id), messages.map((m) => m.channel), req.now)
-  // The first send starts its payment chase (a later send leaves the running chase as it is).
-  if (inv.stored_status === 'Draft' && inv.kind !== 'credit_note') {
-    await startInvoiceChase(deps, tx, start, { companyId: req.companyId, invoiceId: inv.id, dueDate: inv.due_date })
-  }
+  // Reactions run here: the first send starts its payment chase (a later send leaves it as it is).
+  const queued: InvoiceDeliveryQueued = { invoiceId: inv.id, kind: inv.kind, dueDate: inv.due_date, firstSend: inv.stored_status === 'Draft' }
+  await emit({ companyId: req.companyId, type: 'invoice.delivery_queued', entityType: 'invoice', entityId: inv.id, payload: queued, at: req.now })
   return { workflow_id: delivery.workflow_id, channels: messages.map((m) => m.channel), skipped }
 }

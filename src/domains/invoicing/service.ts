@@ -9,7 +9,7 @@ import { hasAtMostDecimals, parseDollars } from '../../core/money.js'
 import { pageEnvelope, pageFrom } from '../../core/paging.js'
 import { companyToday } from '../../core/company-time.js'
 import { withTenant } from '../../db/sql.js'
-import { withTenantThenStart } from '../../temporal/outbox.js'
+import { withTenantEmitting } from '../../core/reactions.js'
 import { findJob, type JobRow } from '../jobs/queries.js'
 import { findQuote, lineItemsFor, type QuoteRow } from '../quotes/queries.js'
 import {
@@ -106,7 +106,7 @@ function claimLinesFor(basis: BasisLine[], invoiced: Invoiced, claim: NonNullabl
 
 export async function generateInvoice(deps: Deps, principal: Principal, input: Static<typeof GenerateInvoiceInput>) {
   const now = deps.clock.now()
-  return withTenantThenStart(deps, principal.companyId, async (tx, start) => {
+  return withTenantEmitting(deps, principal.companyId, async (tx, emit, start) => {
     const job = await findJob(tx, input.job_id, { forUpdate: true })
     if (!job) throw notFound('Job')
     assertInvoiceable(job, !!input.progress_claim)
@@ -143,7 +143,7 @@ export async function generateInvoice(deps: Deps, principal: Principal, input: S
       companyId: principal.companyId, leadId: job.lead_id, jobId: job.id, quoteId: job.quote_id, kind: claim ? 'progress' : 'final',
       lines, claim, notes, dueInDays: input.due_in_days ?? settings.payment_terms_days, sent: false, now,
     })
-    const delivery = await queueInvoiceMessages(deps, tx, start, { companyId: principal.companyId, invoiceId: id, sms: input.send_sms ?? false, email: input.send_email ?? false, now })
+    const delivery = await queueInvoiceMessages(deps, tx, start, { companyId: principal.companyId, invoiceId: id, sms: input.send_sms ?? false, email: input.send_email ?? false, now }, emit)
     const invoice = await loadInvoice(deps, tx, id)
     return { invoice, invoice_number: invoice.invoiceNumber, total: invoice.total, payment_url: invoice.paymentUrl, delivery }
   })

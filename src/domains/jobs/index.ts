@@ -1,6 +1,7 @@
 import { defineDomain } from '../../core/domain.js'
 import { jobOperations } from './operations.js'
 import { listJobs } from './service.js'
+import { JOB_INTERNAL_EVENTS } from './events.js'
 
 export const jobsDomain = defineDomain({
   name: 'jobs',
@@ -11,5 +12,6 @@ export const jobsDomain = defineDomain({
     read: (deps, principal) => listJobs(deps, principal, { limit: 100 }),
   }],
   events: ['job.created', 'job.scheduled', 'job.completed'],
+  internalEvents: JOB_INTERNAL_EVENTS,
   usageCounts: { jobs: 'select count(*)::int from jobs' },
 })

@@ -5,20 +5,19 @@ import type { Static } from 'typebox'
 import type { Deps } from '../../core/deps.js'
 import type { Principal } from '../../core/access.js'
 import { AppError, notFound, validationError } from '../../core/errors.js'
-import { recordEvent } from '../../core/events.js'
+import { withTenantEmitting, type Emit } from '../../core/reactions.js'
 import { parseDollars } from '../../core/money.js'
 import { lineTotalCents } from '../../core/gst.js'
 import { pageEnvelope, pageFrom } from '../../core/paging.js'
 import { withTenant, isUniqueViolation } from '../../db/sql.js'
-import { withTenantThenStart, type StartAfterCommit } from '../../temporal/outbox.js'
+import type { StartAfterCommit } from '../../temporal/outbox.js'
 import { prepareReviewRequest, presentRequest } from '../reviews/request.js'
 import { findLead } from '../leads/queries.js'
 import { findQuote, lineItemsFor } from '../quotes/queries.js'
 import { companyToday } from '../../core/company-time.js'
 import { findJob, listJobRows, presentJob, type JobRow } from './queries.js'
 import { assertJobMove } from './transitions.js'
-import { startCompletionAutomations } from '../automations/client-automations.js'
-import { nudgeQuoteToInvoice } from '../automations/quote-to-invoice-nudge.js'
+import type { JobChanged, JobCompletionRecorded } from './events.js'
 import type { CompleteJobInput, CreateJobInput, JobStatus, ListJobsInput, UpdateJobInput } from './schema.js'
 
 async function loadJob(tx: postgres.TransactionSql, id: string, now: Date) {
@@ -27,18 +26,20 @@ async function loadJob(tx: postgres.TransactionSql, id: string, now: Date) {
   return presentJob(row, await companyToday(tx, now))
 }
 
-async function jobEvents(tx: postgres.TransactionSql, companyId: string, job: ReturnType<typeof presentJob>, before: JobRow | null, now: Date) {
+async function jobEvents(emit: Emit, companyId: string, job: ReturnType<typeof presentJob>, before: JobRow | null, now: Date) {
   const base = { companyId, entityType: 'job', entityId: job.id, payload: { job }, at: now }
-  if (!before) await recordEvent(tx, { ...base, type: 'job.created' })
+  if (!before) await emit({ ...base, type: 'job.created' })
   const rescheduled = job.status === 'Scheduled' && (before?.status !== 'Scheduled' || before.scheduled_date?.toISOString() !== job.scheduledDate)
-  if (rescheduled) await recordEvent(tx, { ...base, type: 'job.scheduled' })
-  if (job.status === 'Completed' && before?.status !== 'Completed') await recordEvent(tx, { ...base, type: 'job.completed' })
+  if (rescheduled) await emit({ ...base, type: 'job.scheduled' })
+  if (job.status === 'Completed' && before?.status !== 'Completed') await emit({ ...base, type: 'job.completed' })
+  // Internal: what waits on the job (a quote-to-invoice run) looks again after commit.
+  if (before) await emit({ ...base, type: 'job.changed', payload: { jobId: job.id, quoteId: job.quoteId, status: job.status } satisfies JobChanged })
 }
 
 export async function createJob(deps: Deps, principal: Principal, input: Static<typeof CreateJobInput>) {
   const now = deps.clock.now()
   try {
-    return await withTenant(deps.db, principal.companyId, async (tx) => {
+    return await withTenantEmitting(deps, principal.companyId, async (tx, emit) => {
       const lead = await findLead(tx, input.lead_id)
       if (!lead) throw notFound('Lead')
       let amountCents = input.amount === undefined ? null : parseDollars(input.amount, 'amount')
@@ -63,7 +64,7 @@ export async function createJob(deps: Deps, principal: Principal, input: Static<
       // A deposit invoiced when the quote was accepted belongs to the job from now on.
       if (input.quote_id) await tx`update invoices set job_id = ${row!.id} where quote_id = ${input.quote_id} and job_id is null`
       const job = await loadJob(tx, row!.id, now)
-      await jobEvents(tx, principal.companyId, job, null, now)
+      await jobEvents(emit, principal.companyId, job, null, now)
       return { job }
     })
   } catch (error) {
@@ -76,7 +77,7 @@ export async function updateJob(deps: Deps, principal: Principal, input: Static<
   const { job_id: id, add_costs: costs, add_extras: extras, ...fields } = input
   if (!Object.keys(fields).length && !costs?.length && !extras?.length) throw validationError(['body: give at least one field to change besides job_id'])
   const now = deps.clock.now()
-  const out = await withTenant(deps.db, principal.companyId, async (tx) => {
+  return withTenantEmitting(deps, principal.companyId, async (tx, emit) => {
     const before = await findJob(tx, id, { forUpdate: true })
     if (!before) throw notFound('Job')
     const final = before.status === 'Completed' || before.status === 'Cancelled'
@@ -102,12 +103,9 @@ export async function updateJob(deps: Deps, principal: Principal, input: Static<
     }
     if (extras?.length) await addExtras(tx, principal.companyId, before, extras, now)
     const job = await loadJob(tx, id, now)
-    await jobEvents(tx, principal.companyId, job, before, now)
+    await jobEvents(emit, principal.companyId, job, before, now)
     return { job }
   })
-  // After commit, next to its job.completed event: a quote-to-invoice run waiting on this job looks now.
-  nudgeQuoteToInvoice(deps, principal.companyId, out.job)
-  return out
 }
 
 /** Billable extras go on the final invoice, so they can be added until it is issued. */
@@ -133,7 +131,7 @@ async function addExtras(tx: postgres.TransactionSql, companyId: string, job: Jo
 
 export async function completeJob(deps: Deps, principal: Principal, input: Static<typeof CompleteJobInput>) {
   const now = deps.clock.now()
-  const out = await withTenantThenStart(deps, principal.companyId, async (tx, start) => {
+  return withTenantEmitting(deps, principal.companyId, async (tx, emit, start) => {
     const before = await findJob(tx, input.job_id, { forUpdate: true })
     if (!before) throw notFound('Job')
     if (before.status === 'Completed') throw new AppError('conflict', `This job was already completed at ${before.completed_at?.toISOString()}.`, { current_status: 'Completed', allowed: [] })
@@ -145,14 +143,13 @@ export async function completeJob(deps: Deps, principal: Principal, input: Stati
              amount_cents = ${input.amount === undefined ? before.amount_cents : parseDollars(input.amount, 'amount')}
       where id = ${input.job_id}`
     const review = input.request_review ? await reviewOnCompletion(tx, start, principal.companyId, input.job_id, now) : null
-    // The client automations (review booster, referral offer after 5 stars), when the company has them on.
-    await startCompletionAutomations(deps, tx, start, { companyId: principal.companyId, jobId: input.job_id, rating: input.satisfaction_rating ?? null })
+    // Reactions queue the client automations here (review booster, referral offer after 5 stars), when on.
+    const completion: JobCompletionRecorded = { jobId: input.job_id, rating: input.satisfaction_rating ?? null }
+    await emit({ companyId: principal.companyId, type: 'job.completion_recorded', entityType: 'job', entityId: input.job_id, payload: completion, at: now })
     const job = await loadJob(tx, input.job_id, now)
-    await jobEvents(tx, principal.companyId, job, before, now)
+    await jobEvents(emit, principal.companyId, job, before, now)
     return { job, review_request: review }
   })
-  nudgeQuoteToInvoice(deps, principal.companyId, out.job) // after commit, as in updateJob
-  return out
 }
 
 /**

@@ -1,5 +1,5 @@
-// Leads: create, update, list. A new lead with a phone or email also starts the instant-response
-// automation, written to the workflow outbox in the same transaction as the lead and its event.
+// Leads: create, update, list. lead.created is emitted in the lead's transaction; the automations
+// react to it there (the instant response is queued in the workflow outbox with the lead).
 import type { Static } from 'typebox'
 import type { Deps } from '../../core/deps.js'
 import type { Principal } from '../../core/access.js'
@@ -8,11 +8,9 @@ import { recordEvent } from '../../core/events.js'
 import { readOptionalAuPhone } from '../../core/phone.js'
 import { withTenant } from '../../db/sql.js'
 import { pageEnvelope, pageFrom } from '../../core/paging.js'
-import { withTenantThenStart } from '../../temporal/outbox.js'
-import { instantResponseStart } from '../automations/instant-response.js'
+import { withTenantEmitting } from '../../core/reactions.js'
 import { findLead, insertLead, listLeadRows, presentLead, updateLeadRow, type LeadChanges } from './queries.js'
 import type { CreateLeadInput, ListLeadsInput, UpdateLeadInput } from './schema.js'
-import { trackReferral } from '../automations/referral-program.js'
 
 function phoneOrThrow(phone: string | null | undefined): string | null {
   const read = readOptionalAuPhone(phone)
@@ -25,8 +23,8 @@ const blankToNull = (v: string | null | undefined) => (v === undefined || v === 
 export async function createLead(deps: Deps, principal: Principal, input: Static<typeof CreateLeadInput>, defaultSource: string | null) {
   const phone = phoneOrThrow(input.phone)
   const now = deps.clock.now()
-  // The instant-response workflow is queued with the lead and starts once it commits.
-  const row = await withTenantThenStart(deps, principal.companyId, async (tx, start) => {
+  // Reactions to lead.created (the instant response, referral tracking) run in this transaction.
+  const row = await withTenantEmitting(deps, principal.companyId, async (tx, emit) => {
     const lead = await insertLead(tx, principal.companyId, {
       name: input.name.trim(),
       phone,
@@ -38,9 +36,7 @@ export async function createLead(deps: Deps, principal: Principal, input: Static
       suburb: blankToNull(input.suburb),
       source: blankToNull(input.source) ?? defaultSource,
     }, now)
-    await trackReferral(tx, principal.companyId, lead.id, lead.source, now) // source referral:<CODE> (workflows.referral_program)
-    await recordEvent(tx, { companyId: principal.companyId, type: 'lead.created', entityType: 'lead', entityId: lead.id, payload: { lead: presentLead(lead) }, at: now })
-    if (lead.phone || lead.email) await start(instantResponseStart(principal.companyId, lead.id, lead.created_at))
+    await emit({ companyId: principal.companyId, type: 'lead.created', entityType: 'lead', entityId: lead.id, payload: { lead: presentLead(lead) }, at: now })
     return lead
   })
   return { lead: presentLead(row) }

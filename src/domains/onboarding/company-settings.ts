@@ -8,7 +8,7 @@ import { validationError } from '../../core/errors.js'
 import { EmptyInput, Nullable, StringEnum } from '../../core/schema-helpers.js'
 import { AUSTRALIAN_TIME_ZONES, DEFAULT_TIME_ZONE } from '../../core/zoned-time.js'
 import { withTenant } from '../../db/sql.js'
-import { syncDailySummarySchedule } from '../automations/daily-summary.js'
+import { withTenantEmitting } from '../../core/reactions.js'
 import { AU_STATES } from '../shared-schema.js'
 import { findCompanySettings, updateCompanySettingsRow, type CompanySettingsRow } from './queries.js'
 
@@ -20,6 +20,9 @@ const CompanySettingsResponse = Type.Object({
   available_time_zones: Type.Array(Type.String()),
   available_states: Type.Array(Type.String()),
 })
+
+/** Internal event (reactions only): the company's settings changed; payload the fields given, e.g. {time_zone}. */
+export const CompanySettingsChanged = 'company.settings_changed'
 
 const UpdateCompanySettingsInput = Type.Object(
   { time_zone: Type.Optional(TimeZone), state: Type.Optional(Nullable(State)) },
@@ -49,11 +52,14 @@ export const companySettingsOperations = [
       if (input.time_zone !== undefined) changes.time_zone = input.time_zone
       if (input.state !== undefined) changes.state = input.state
       if (!Object.keys(changes).length) throw validationError(['body: give time_zone and/or state'])
-      const [row] = await withTenant(ctx.deps.db, ctx.principal!.companyId, (tx) =>
-        updateCompanySettingsRow(tx, ctx.principal!.companyId, changes))
-      // After commit: the daily summary's Temporal Schedule runs on the company's clock, so it moves with it.
-      if (input.time_zone !== undefined) await syncDailySummarySchedule(ctx.deps, ctx.principal!.companyId)
-      return respond(row!)
+      const companyId = ctx.principal!.companyId
+      const row = await withTenantEmitting(ctx.deps, companyId, async (tx, emit) => {
+        const [updated] = await updateCompanySettingsRow(tx, companyId, changes)
+        // What runs on the company's clock follows it (the daily summary's Temporal Schedule, after commit).
+        await emit({ companyId, type: CompanySettingsChanged, entityType: 'company', entityId: companyId, payload: changes, at: ctx.deps.clock.now() })
+        return updated!
+      })
+      return respond(row)
     },
   }),
 ]

@@ -61,12 +61,12 @@ export async function sandboxPayView(deps: Deps, token: string): Promise<Sandbox
 export async function paySandboxInvoice(deps: Deps, token: string, payment: { amountCents: number; attempt: string }) {
   if (deps.payments.name !== 'sandbox') throw new AppError('not_found', 'Sandbox payments are not enabled in this deployment.')
   if (!/^[A-Za-z0-9_-]{8,64}$/.test(payment.attempt)) throw new AppError('validation_error', 'The form could not be read; open the pay page again.', { messages: ['attempt: reload the pay page'] })
-  return withPublicInvoice(deps, token, async (tx, row, companyId) => {
+  return withPublicInvoice(deps, token, async (tx, row, companyId, emit) => {
     await activeAccount(deps, tx)
     const settings = await readSettings(tx)
     return recordPayment(deps, tx, companyId, {
       invoiceId: row.id, amountCents: payment.amountCents, surchargeCents: surchargeCents(settings, payment.amountCents), method: 'card',
       provider: 'sandbox', providerPaymentId: `sandbox_${payment.attempt}`, reference: `sandbox_${payment.attempt}`, receivedAt: deps.clock.now(), alreadyTaken: false,
-    })
+    }, emit)
   })
 }

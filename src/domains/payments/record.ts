@@ -6,12 +6,12 @@
 import type postgres from 'postgres'
 import type { Deps } from '../../core/deps.js'
 import { AppError } from '../../core/errors.js'
-import { recordEvent } from '../../core/events.js'
+import type { Emit } from '../../core/reactions.js'
 import { centsToDollars, formatCents } from '../../core/money.js'
 import { companyToday } from '../../core/company-time.js'
 import { balanceCents, findInvoice, type InvoiceRow } from '../invoicing/queries.js'
 import { loadInvoice } from '../invoicing/service.js'
-import { nudgeInvoiceChase } from '../automations/chase-payment.js'
+import { invoiceClosed } from '../invoicing/events.js'
 
 export type PaymentMethod = 'card' | 'bank_transfer' | 'cash' | 'cheque' | 'other'
 
@@ -59,7 +59,7 @@ function refuse(inv: InvoiceRow, amountCents: number): void {
   }
 }
 
-export async function recordPayment(deps: Deps, tx: postgres.TransactionSql, companyId: string, p: PaymentToRecord) {
+export async function recordPayment(deps: Deps, tx: postgres.TransactionSql, companyId: string, p: PaymentToRecord, emit: Emit) {
   const now = deps.clock.now()
   const [existing] = await tx<PaymentRow[]>`
     select id, invoice_id, amount_cents, surcharge_cents, excess_cents, method, provider, reference, received_at
@@ -82,12 +82,12 @@ export async function recordPayment(deps: Deps, tx: postgres.TransactionSql, com
              status = ${settled ? 'Paid' : 'Partially Paid'}, paid_at = ${settled ? now : null}, updated_at = ${now}
       where id = ${inv.id}`
     // Paid in full: its chase stops now (it reads the invoice once this transaction commits).
-    if (settled) nudgeInvoiceChase(deps, companyId, inv.id)
+    if (settled) await emit(invoiceClosed(companyId, inv.id, 'paid', now))
   }
   if (applied < p.amountCents) deps.logger.warn({ companyId, invoiceId: inv.id, excessCents: p.amountCents - applied }, 'processor payment beyond the invoice balance recorded as excess to refund')
   const payment = presentPayment(row!)
   const invoice = await loadInvoice(deps, tx, inv.id)
-  await recordEvent(tx, {
+  await emit({
     companyId, type: 'payment.received', entityType: 'payment', entityId: payment.id,
     payload: { payment: { ...payment, excess: centsToDollars(p.amountCents - applied) }, invoice }, at: now,
   })

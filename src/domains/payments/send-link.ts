@@ -6,7 +6,7 @@ import type { Principal } from '../../core/access.js'
 import { AppError, notFound } from '../../core/errors.js'
 import { formatCents, parseDollars } from '../../core/money.js'
 import { companyToday } from '../../core/company-time.js'
-import { withTenantThenStart } from '../../temporal/outbox.js'
+import { withTenantEmitting } from '../../core/reactions.js'
 import { balanceCents, invoicesOfJob } from '../invoicing/queries.js'
 import { loadInvoice } from '../invoicing/service.js'
 import { queueInvoiceMessages } from '../invoicing/send.js'
@@ -16,7 +16,7 @@ import type { SendLinkInput } from './schema.js'
 
 export async function sendPaymentLink(deps: Deps, principal: Principal, input: Static<typeof SendLinkInput>) {
   const now = deps.clock.now()
-  return withTenantThenStart(deps, principal.companyId, async (tx, start) => {
+  return withTenantEmitting(deps, principal.companyId, async (tx, emit, start) => {
     const job = await findJob(tx, input.job_id)
     if (!job) throw notFound('Job')
     await activeAccount(deps, tx)
@@ -34,7 +34,7 @@ export async function sendPaymentLink(deps: Deps, principal: Principal, input: S
     const channel = input.channel ?? 'sms'
     const delivery = await queueInvoiceMessages(deps, tx, start, {
       companyId: principal.companyId, invoiceId: target.id, sms: channel !== 'email', email: channel !== 'sms', message: input.message, purpose: 'pay_link', now,
-    })
+    }, emit)
     const invoice = await loadInvoice(deps, tx, target.id)
     return { invoice, payment_url: invoice.paymentUrl!, amount: invoice.balance, delivery }
   })

@@ -4,6 +4,7 @@
 import type postgres from 'postgres'
 import type { Deps } from '../../core/deps.js'
 import { withTenant } from '../../db/sql.js'
+import { withTenantEmitting } from '../../core/reactions.js'
 import { WebhookSignatureError, type ProcessorEvent } from '../../providers/payments/provider.js'
 import { applyAccountUpdate } from './account.js'
 import { recordPayment } from './record.js'
@@ -33,7 +34,7 @@ export async function handleProcessorWebhook(deps: Deps, rawBody: Buffer, signat
   }
   // A payment: the signed metadata names the company and invoice (we put them there).
   if (!isUuid(event.companyId) || !isUuid(event.invoiceId)) return { status: 'ignored', event_id: event.eventId, detail: 'metadata is not ours' }
-  return withTenant(deps.db, event.companyId, async (tx) => {
+  return withTenantEmitting(deps, event.companyId, async (tx, emit) => {
     const [company] = await tx<{ id: string }[]>`select id from companies where deleted_at is null` // RLS: only this company's row
     if (!company) return { status: 'ignored' as const, event_id: event.eventId, detail: 'unknown company' }
     // The money must have gone to this company's own account: metadata alone could name anyone's
@@ -46,7 +47,7 @@ export async function handleProcessorWebhook(deps: Deps, rawBody: Buffer, signat
     const result = await recordPayment(deps, tx, event.companyId, {
       invoiceId: event.invoiceId, amountCents: event.amountCents, surchargeCents: event.surchargeCents, method: 'card', provider,
       providerPaymentId: event.paymentId, reference: event.paymentId, receivedAt: event.occurredAt, alreadyTaken: true,
-    })
+    }, emit)
     return { status: result.already_recorded ? 'duplicate' as const : 'recorded' as const, event_id: event.eventId }
   })
 }

@@ -2,6 +2,7 @@ import { defineDomain } from '../../core/domain.js'
 import { quoteOperations } from './operations.js'
 import { quotesPlannedTools } from './price-suggestion.js'
 import { listQuotes } from './service.js'
+import { QUOTE_INTERNAL_EVENTS } from './events.js'
 
 export const quotesDomain = defineDomain({
   name: 'quotes',
@@ -12,5 +13,6 @@ export const quotesDomain = defineDomain({
     read: (deps, principal) => listQuotes(deps, principal, { limit: 100 }),
   }],
   events: ['quote.created', 'quote.sent', 'quote.accepted'],
+  internalEvents: QUOTE_INTERNAL_EVENTS,
   usageCounts: { quotes: 'select count(*)::int from quotes' },
 })

@@ -6,12 +6,11 @@ import type { Deps } from '../../core/deps.js'
 import { AppError, notFound } from '../../core/errors.js'
 import { companyToday } from '../../core/company-time.js'
 import { localDate } from '../../core/zoned-time.js'
-import { withTenant } from '../../db/sql.js'
+import { withTenantEmitting, type Emit } from '../../core/reactions.js'
 import { findQuoteByToken, lineItemsFor, presentQuote, type QuoteRow } from './queries.js'
-import { onStatusChange } from './service.js'
+import { onStatusChange, quoteChanged } from './service.js'
 import { issueDepositInvoice } from '../invoicing/deposit.js'
 import { loadInvoice } from '../invoicing/service.js'
-import { nudgeQuoteFollowUp } from '../automations/follow-up-quote.js'
 
 export interface PublicQuoteView {
   quote: ReturnType<typeof presentQuote>
@@ -30,16 +29,16 @@ async function companyFor(deps: Deps, token: string): Promise<string> {
 }
 
 /** Runs fn on the quote behind the token, inside the company's transaction, with the row locked. */
-async function withQuote<T>(deps: Deps, token: string, fn: (tx: postgres.TransactionSql, row: QuoteRow, now: Date, companyId: string) => Promise<T>): Promise<T> {
+async function withQuote<T>(deps: Deps, token: string, fn: (tx: postgres.TransactionSql, row: QuoteRow, now: Date, companyId: string, emit: Emit) => Promise<T>): Promise<T> {
   const companyId = await companyFor(deps, token)
-  return withTenant(deps.db, companyId, async (tx) => {
+  return withTenantEmitting(deps, companyId, async (tx, emit) => {
     const now = deps.clock.now()
     const row = await findQuoteByToken(tx, token, await companyToday(tx, now))
     if (!row || row.sent_count === 0) throw notFound('Quote') // a Draft has no public page yet
     if (row.status === 'Expired') {
       await tx`update quotes set status = 'Expired', updated_at = ${now} where id = ${row.id} and status <> 'Expired'`
     }
-    return fn(tx, row, now, companyId)
+    return fn(tx, row, now, companyId, emit)
   })
 }
 
@@ -82,15 +81,15 @@ export async function acceptPublicQuote(deps: Deps, token: string, signature: { 
   if (name.length < 2 || name.length > 200) {
     throw new AppError('validation_error', 'Type your full name to accept.', { messages: ['name: type your full name (2 to 200 characters) as your signature'] })
   }
-  return withQuote(deps, token, async (tx, row, now, companyId) => {
+  return withQuote(deps, token, async (tx, row, now, companyId, emit) => {
     assertAnswerable(row, 'accept')
     await tx`
       update quotes set status = 'Accepted', accepted_at = ${now}, accepted_name = ${name}, accepted_ip = ${signature.ip},
                         viewed_at = coalesce(viewed_at, ${now}), updated_at = ${now}
       where id = ${row.id}`
     const result = await view(deps, tx, token)
-    await onStatusChange(tx, companyId, row, result.quote, now)
-    nudgeQuoteFollowUp(deps, companyId, row.id, row.sent_count) // its follow-ups stop now
+    await onStatusChange(tx, emit, companyId, row, result.quote, now)
+    await emit(quoteChanged(companyId, row, now)) // its follow-ups stop now
     const deposit = await issueDepositInvoice(deps, tx, companyId, row, now)
     if (deposit) result.depositInvoice = { publicUrl: deposit.invoice.publicUrl, paymentUrl: deposit.invoice.paymentUrl, balance: deposit.invoice.balance }
     return result
@@ -98,13 +97,13 @@ export async function acceptPublicQuote(deps: Deps, token: string, signature: { 
 }
 
 export async function declinePublicQuote(deps: Deps, token: string, reason: string | null): Promise<PublicQuoteView> {
-  return withQuote(deps, token, async (tx, row, now, companyId) => {
+  return withQuote(deps, token, async (tx, row, now, companyId, emit) => {
     assertAnswerable(row, 'decline')
     await tx`
       update quotes set status = 'Declined', declined_at = ${now}, decline_reason = ${reason?.trim().slice(0, 1000) || null},
                         viewed_at = coalesce(viewed_at, ${now}), updated_at = ${now}
       where id = ${row.id}`
-    nudgeQuoteFollowUp(deps, companyId, row.id, row.sent_count) // its follow-ups stop now
+    await emit(quoteChanged(companyId, row, now)) // its follow-ups stop now
     return view(deps, tx, token)
   })
 }

@@ -6,7 +6,6 @@ import type { Static } from 'typebox'
 import type { Deps } from '../../core/deps.js'
 import type { Principal } from '../../core/access.js'
 import { AppError, notFound, validationError } from '../../core/errors.js'
-import { recordEvent } from '../../core/events.js'
 import { computeTotals } from '../../core/gst.js'
 import { centsToDollars, formatDollars, hasAtMostDecimals, parseDollars } from '../../core/money.js'
 import { pageEnvelope, pageFrom } from '../../core/paging.js'
@@ -17,13 +16,13 @@ import { withTenant } from '../../db/sql.js'
 import { findLead } from '../leads/queries.js'
 import { findServices } from '../services/service.js'
 import { reserveMessageDelivery, type QueuedMessage } from '../comms/deliver.js'
-import { withTenantThenStart } from '../../temporal/outbox.js'
+import { withTenantEmitting, type Emit } from '../../core/reactions.js'
+import type { QuoteChanged, QuoteDeliveryAnswer, QuoteDeliveryQueued } from './events.js'
 import { findQuote, lineItemsFor, listQuoteRows, nextQuoteNumber, presentQuote, publicQuoteUrl, type QuoteRow } from './queries.js'
 import type { CreateQuoteInput, ListQuotesInput, LineItemInput, QuoteStatus, SendQuoteInput, UpdateQuoteInput } from './schema.js'
 import { isBehind, moveLeadStatus } from '../leads/status.js'
 import { escapeHtml } from '../../core/html-escape.js'
 import { readSettings } from '../invoicing/settings.js'
-import { nudgeQuoteFollowUp, startQuoteFollowUp } from '../automations/follow-up-quote.js'
 
 type LineInput = Static<typeof LineItemInput>
 const DEFAULT_VALIDITY_DAYS = 30
@@ -107,7 +106,7 @@ export async function loadQuote(deps: Deps, tx: postgres.TransactionSql, id: str
 
 export async function createQuote(deps: Deps, principal: Principal, input: Static<typeof CreateQuoteInput>) {
   const now = deps.clock.now()
-  return withTenant(deps.db, principal.companyId, async (tx) => {
+  return withTenantEmitting(deps, principal.companyId, async (tx, emit) => {
     const today = await companyToday(tx, now)
     if (input.valid_until && input.valid_until < today) throw validationError(['valid_until: must be today or later'])
     const lead = await findLead(tx, input.lead_id)
@@ -126,7 +125,7 @@ export async function createQuote(deps: Deps, principal: Principal, input: Stati
       returning id`
     await writeLines(tx, principal.companyId, row!.id, lines)
     const quote = await loadQuote(deps, tx, row!.id)
-    await recordEvent(tx, { companyId: principal.companyId, type: 'quote.created', entityType: 'quote', entityId: quote.id, payload: { quote }, at: now })
+    await emit({ companyId: principal.companyId, type: 'quote.created', entityType: 'quote', entityId: quote.id, payload: { quote }, at: now })
     return { quote }
   })
 }
@@ -145,7 +144,7 @@ export async function updateQuote(deps: Deps, principal: Principal, input: Stati
   if (input.status === undefined && input.line_items === undefined && input.total === undefined && input.notes === undefined && input.valid_until === undefined && !deposit) {
     throw validationError(['body: give at least one field to change besides quote_id'])
   }
-  return withTenant(deps.db, principal.companyId, async (tx) => {
+  return withTenantEmitting(deps, principal.companyId, async (tx, emit) => {
     const current = await findQuote(tx, input.quote_id, await companyToday(tx, now), { forUpdate: true })
     if (!current) throw notFound('Quote')
     const target = input.status ?? current.status
@@ -180,21 +179,21 @@ export async function updateQuote(deps: Deps, principal: Principal, input: Stati
     if (target === 'Sent' && !current.sent_at) Object.assign(changes, { sent_at: now, sent_count: Math.max(1, current.sent_count) })
     await tx`update quotes set ${tx(changes, ...Object.keys(changes))} where id = ${current.id}`
     const quote = await loadQuote(deps, tx, current.id)
-    if (target !== current.status) await onStatusChange(tx, principal.companyId, current, quote, now)
-    // Its follow-ups look again now (accepted, declined, expired, validity moved), not at their next wake-up.
-    if (target !== current.status || input.valid_until !== undefined) nudgeQuoteFollowUp(deps, principal.companyId, current.id, current.sent_count)
+    if (target !== current.status) await onStatusChange(tx, emit, principal.companyId, current, quote, now)
+    // What follows its send looks again now (accepted, declined, expired, validity moved), not at its next wake-up.
+    if (target !== current.status || input.valid_until !== undefined) await emit(quoteChanged(principal.companyId, current, now))
     return { quote }
   })
 }
 
 /** Side effects of a status change, whoever made it (update, send, the public page). */
-export async function onStatusChange(tx: postgres.TransactionSql, companyId: string, before: QuoteRow, quote: ReturnType<typeof presentQuote>, now: Date) {
+export async function onStatusChange(tx: postgres.TransactionSql, emit: Emit, companyId: string, before: QuoteRow, quote: ReturnType<typeof presentQuote>, now: Date) {
   if (quote.status === 'Sent' && before.status === 'Draft') {
-    await recordEvent(tx, { companyId, type: 'quote.sent', entityType: 'quote', entityId: quote.id, payload: { quote }, at: now })
+    await emit({ companyId, type: 'quote.sent', entityType: 'quote', entityId: quote.id, payload: { quote }, at: now })
     await moveLeadStatus(tx, { companyId, leadId: before.lead_id, to: 'Quoted', by: 'quote', at: now, when: isBehind('Quoted') })
   }
   if (quote.status === 'Accepted') {
-    await recordEvent(tx, { companyId, type: 'quote.accepted', entityType: 'quote', entityId: quote.id, payload: { quote }, at: now })
+    await emit({ companyId, type: 'quote.accepted', entityType: 'quote', entityId: quote.id, payload: { quote }, at: now })
     await moveLeadStatus(tx, { companyId, leadId: before.lead_id, to: 'Won', by: 'quote', at: now, when: isBehind('Won') })
   }
 }
@@ -213,7 +212,7 @@ const SENDABLE: QuoteStatus[] = ['Draft', 'Sent', 'Viewed']
 
 export async function sendQuote(deps: Deps, principal: Principal, input: Static<typeof SendQuoteInput>) {
   const now = deps.clock.now()
-  return withTenantThenStart(deps, principal.companyId, async (tx, start) => {
+  return withTenantEmitting(deps, principal.companyId, async (tx, emit, start) => {
     const current = await findQuote(tx, input.quote_id, await companyToday(tx, now), { forUpdate: true })
     if (!current) throw notFound('Quote')
     if (!SENDABLE.includes(current.status)) {
@@ -223,9 +222,9 @@ export async function sendQuote(deps: Deps, principal: Principal, input: Static<
     const status = current.status === 'Draft' ? 'Sent' : current.status
     await tx`update quotes set status = ${status}, sent_count = ${sendCount}, sent_at = coalesce(sent_at, ${now}), updated_at = ${now} where id = ${current.id}`
     const quote = await loadQuote(deps, tx, current.id)
-    await onStatusChange(tx, principal.companyId, current, quote, now)
+    await onStatusChange(tx, emit, principal.companyId, current, quote, now)
     if (current.status !== 'Draft') {
-      await recordEvent(tx, { companyId: principal.companyId, type: 'quote.sent', entityType: 'quote', entityId: quote.id, payload: { quote, resent: true }, at: now })
+      await emit({ companyId: principal.companyId, type: 'quote.sent', entityType: 'quote', entityId: quote.id, payload: { quote, resent: true }, at: now })
     }
 
     const lead = (await findLead(tx, current.lead_id))!
@@ -254,13 +253,21 @@ export async function sendQuote(deps: Deps, principal: Principal, input: Static<
     const delivery = messages.length
       ? await start(await reserveMessageDelivery(tx, { companyId: principal.companyId, subject: `quote-send:${quote.id}:${sendCount}`, messages, now }))
       : null
-    // This send's follow-ups (the run tells the previous send's run to stop; the nudge covers a send
-    // made while follow-ups are off, whose previous run must stop all the same).
-    nudgeQuoteFollowUp(deps, principal.companyId, current.id, current.sent_count)
-    const followUps = await startQuoteFollowUp(deps, tx, start, { companyId: principal.companyId, quoteId: current.id, sendNumber: sendCount, sentAt: null, validUntil: current.valid_until, timeZone: company!.time_zone })
+    // What followed the previous send looks again (it must stop even when nothing follows this one),
+    // and the reactions queue this send's follow-ups, answering with the run.
+    await emit(quoteChanged(principal.companyId, current, now))
+    const queued: QuoteDeliveryQueued = { quoteId: current.id, sendNumber: sendCount, validUntil: current.valid_until }
+    const answer = await emit({ companyId: principal.companyId, type: 'quote.delivery_queued', entityType: 'quote', entityId: current.id, payload: queued, at: now }) as QuoteDeliveryAnswer
+    const followUps = answer.followUps ?? null
     return {
       quote, public_url: url, delivery: { workflow_id: delivery?.workflow_id ?? null, channels: messages.map((m) => m.channel), skipped },
       follow_ups: followUps && { workflow_id: followUps.workflowId, at: followUps.followUpsAt },
     }
   })
+}
+
+/** quote.changed (internal) for the quote's current send. */
+export function quoteChanged(companyId: string, row: QuoteRow, at: Date) {
+  const payload: QuoteChanged = { quoteId: row.id, sendNumber: row.sent_count }
+  return { companyId, type: 'quote.changed' as const, entityType: 'quote', entityId: row.id, payload, at }
 }

@@ -1,0 +1,181 @@
+// Approval-gated actions, the database side: recording a pending action and each change of its
+// status (activities of the waiting workflow, workflows/approval.ts), listing the pending ones,
+// and approve/reject, which reach the waiting workflow as a Temporal Update. The workflow is the
+// one place a decision is taken; this table records what it decided and did.
+import type postgres from 'postgres'
+import type { Static } from 'typebox'
+import type { Principal } from '../../../core/access.js'
+import type { Deps } from '../../../core/deps.js'
+import { AppError, notFound } from '../../../core/errors.js'
+import { withTenant } from '../../../db/sql.js'
+import { type DecisionRequest, decideUpdate, settlementUpdate, type PendingMessage } from '../../../../workflows/approval.js'
+import type { AutomationCatalogue } from './catalogue.js'
+import { decodeAfterCursor, encodeAfterCursor } from './cursor.js'
+import type { PendingActionSchema, PendingActionsInput } from './control-schema.js'
+import { isUuid } from '../../../core/uuid.js'
+
+export type { PendingMessage }
+
+export interface NewPendingAction {
+  id: string
+  companyId: string
+  automation: string
+  workflowId: string
+  summary: string
+  messages: PendingMessage[]
+  expiresAt: Date
+}
+
+type ActionStatus = Static<typeof PendingActionSchema>['status']
+
+/** Records the action once (a retried activity, or the API having recorded it already, changes nothing). */
+export async function insertPendingAction(tx: postgres.TransactionSql, action: NewPendingAction, now: Date): Promise<{ expiresAt: Date }> {
+  await tx`
+    insert into pending_actions (id, company_id, automation, workflow_id, run_id, summary, messages, expires_at, created_at, updated_at)
+    values (${action.id}, ${action.companyId}, ${action.automation}, ${action.workflowId},
+            (select id from automation_runs where workflow_id = ${action.workflowId}), ${action.summary},
+            ${tx.json(action.messages as unknown as postgres.JSONValue)}, ${action.expiresAt}, ${now}, ${now})
+    on conflict (id) do nothing`
+  const [row] = await tx<{ expires_at: Date }[]>`select expires_at from pending_actions where id = ${action.id}`
+  return { expiresAt: row!.expires_at }
+}
+
+/** Activity: the waiting workflow records its action; the expiry it must wait for comes back. */
+export async function recordPendingAction(
+  deps: Deps,
+  input: { companyId: string; actionId: string; automation: string; workflowId: string; summary: string; messages: PendingMessage[]; expiresInMs: number },
+): Promise<{ expiresAt: string }> {
+  const now = deps.clock.now()
+  const { expiresAt } = await withTenant(deps.db, input.companyId, (tx) => insertPendingAction(tx, {
+    id: input.actionId, companyId: input.companyId, automation: input.automation, workflowId: input.workflowId,
+    summary: input.summary, messages: input.messages, expiresAt: new Date(now.getTime() + input.expiresInMs),
+  }, now))
+  return { expiresAt: expiresAt.toISOString() }
+}
+
+/** The statuses each status may be reached from: a retried activity, or one out of order, changes nothing. */
+const REACHED_FROM: Record<Exclude<ActionStatus, 'pending'>, ActionStatus[]> = {
+  approved: ['pending'],
+  rejected: ['pending'],
+  expired: ['pending'],
+  executed: ['pending', 'approved'],
+  failed: ['pending', 'approved'],
+}
+
+/** Activity: the workflow records the decision it took, then what executing the action did. */
+export async function settlePendingAction(
+  deps: Deps,
+  input: {
+    companyId: string; actionId: string; status: Exclude<ActionStatus, 'pending'>
+    decidedAt: string | null; decidedBy: string | null; note: string | null; outcome: unknown
+  },
+): Promise<void> {
+  await withTenant(deps.db, input.companyId, (tx) => tx`
+    update pending_actions
+    set status = ${input.status}, decided_at = coalesce(decided_at, ${input.decidedAt}), decided_by = coalesce(decided_by, ${input.decidedBy}),
+        note = coalesce(note, ${input.note}), outcome = coalesce(${input.outcome === null || input.outcome === undefined ? null : tx.json(input.outcome as postgres.JSONValue)}, outcome),
+        updated_at = ${deps.clock.now()}
+    where id = ${input.actionId} and status = any(${REACHED_FROM[input.status]}::text[])`)
+}
+
+interface ActionRow {
+  id: string
+  automation: string
+  workflow_id: string
+  summary: string
+  messages: PendingMessage[]
+  status: ActionStatus
+  created_at: Date
+  expires_at: Date
+  decided_at: Date | null
+  decided_by: string | null
+  note: string | null
+  outcome: unknown
+}
+
+const present = (r: ActionRow): Static<typeof PendingActionSchema> => ({
+  id: r.id, workflow: r.automation, temporalWorkflowId: r.workflow_id, summary: r.summary, messages: r.messages, status: r.status,
+  createdAt: r.created_at.toISOString(), expiresAt: r.expires_at.toISOString(), decidedAt: r.decided_at?.toISOString() ?? null,
+  decidedBy: r.decided_by, note: r.note, outcome: r.outcome ?? null,
+})
+
+const columns = (tx: postgres.TransactionSql) =>
+  tx`id::text, automation, workflow_id, summary, messages, status, created_at, expires_at, decided_at, decided_by::text, note, outcome`
+
+async function findAction(tx: postgres.TransactionSql, id: string): Promise<ActionRow | null> {
+  if (!isUuid(id)) return null
+  const [row] = await tx<ActionRow[]>`select ${columns(tx)} from pending_actions where id = ${id}`
+  return row ?? null
+}
+
+export async function listPendingActions(deps: Deps, catalogue: AutomationCatalogue, principal: Principal, input: Static<typeof PendingActionsInput>) {
+  const limit = input.limit ?? 50
+  const after = decodeAfterCursor(input.cursor)
+  // The automation's key or tool name, or else a Temporal workflow id.
+  const automation = input.workflow_id === undefined ? null : (catalogue.find(input.workflow_id)?.key ?? null)
+  const filter = (tx: postgres.TransactionSql) => input.workflow_id === undefined
+    ? tx`status = 'pending'`
+    : automation ? tx`status = 'pending' and automation = ${automation}` : tx`status = 'pending' and workflow_id = ${input.workflow_id}`
+  return withTenant(deps.db, principal.companyId, async (tx) => {
+    const keyset = after ? tx`and (created_at, id) > (${after.createdAt}, ${after.id}::uuid)` : tx``
+    const [rows, [count]] = await Promise.all([
+      tx<ActionRow[]>`select ${columns(tx)} from pending_actions where ${filter(tx)} ${keyset} order by created_at, id limit ${limit}`,
+      tx<{ n: number }[]>`select count(*)::int as n from pending_actions where ${filter(tx)}`,
+    ])
+    const last = rows[rows.length - 1]
+    return {
+      actions: rows.map(present), total: count!.n, limit,
+      nextCursor: rows.length === limit && last ? encodeAfterCursor(last.created_at.toISOString(), last.id) : null,
+    }
+  })
+}
+
+/**
+ * approve_action and reject_action. The decision goes to the waiting workflow as an Update; its
+ * validator refuses a second decision at once. A repeat of the same decision answers with the
+ * first one's outcome (alreadyDecided); the opposite decision, or any after expiry, is a conflict.
+ */
+export async function decideAction(
+  deps: Deps, principal: Principal, input: { actionId: string; decision: 'approve' | 'reject'; note?: string },
+) {
+  const read = () => withTenant(deps.db, principal.companyId, (tx) => findAction(tx, input.actionId))
+  const row = await read()
+  if (!row) throw notFound('Pending action')
+  const request: DecisionRequest = { actionId: row.id, decision: input.decision, keyId: principal.keyId, ...(input.note ? { note: input.note } : {}) }
+
+  if (row.status === 'pending') {
+    const sent = await deps.workflows.update(row.workflow_id, decideUpdate, request, deps.config.TEMPORAL_UPDATE_TIMEOUT_MS)
+    if (sent.outcome === 'done') return { action: present((await read())!), alreadyDecided: false }
+    if (sent.outcome === 'no_answer') throw noWorker(deps)
+    if (sent.outcome === 'refused' && !/^already /.test(sent.message) && !/^expired/.test(sent.message)) {
+      throw new AppError('conflict', `The workflow waiting for this action refused the decision: ${sent.message}. Nothing was executed.`)
+    }
+  }
+  // Decided already (or finished): the first decision's settlement, waiting for it when it is still executing.
+  if (row.status === 'pending' || row.status === 'approved') {
+    const settling = await deps.workflows.update(row.workflow_id, settlementUpdate, { actionId: row.id }, deps.config.TEMPORAL_UPDATE_TIMEOUT_MS)
+    if (settling.outcome === 'no_answer') throw noWorker(deps)
+  }
+  const settled = (await read())!
+  return answerForDecided(settled, input.decision)
+}
+
+function noWorker(deps: Deps): AppError {
+  const seconds = Math.round(deps.config.TEMPORAL_UPDATE_TIMEOUT_MS / 100) / 10
+  return new AppError('worker_unavailable', `No Temporal worker answered within ${seconds} s (is the worker running?). The decision may still be applied when one starts: check workflows.pending_actions before deciding again.`)
+}
+
+function answerForDecided(row: ActionRow, wanted: 'approve' | 'reject') {
+  const action = present(row)
+  if (row.status === 'expired') {
+    throw new AppError('conflict', `This action expired at ${action.expiresAt} without a decision, and its workflow has finished; nothing was executed. Run the workflow again to propose it anew.`, { action })
+  }
+  if (row.status === 'pending') {
+    throw new AppError('conflict', 'The workflow waiting for this action is not running (it has not started yet, or it ended without a decision). Nothing was executed; try again in a few seconds.', { action })
+  }
+  const first = row.status === 'rejected' ? 'reject' : 'approve'
+  if (first !== wanted) {
+    throw new AppError('conflict', `This action was already ${first === 'approve' ? 'approved' : 'rejected'} at ${action.decidedAt}; the decision stands and nothing was changed.`, { action })
+  }
+  return { action, alreadyDecided: true }
+}

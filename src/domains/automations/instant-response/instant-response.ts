@@ -1,0 +1,72 @@
+// Instant lead response: a new lead with a mobile number gets an SMS (and an email when it has one)
+// from the company's template within seconds, and the lead moves New -> Contacted. The workflow
+// (workflows/instant-response.ts) orders these steps; the functions here are its activities.
+import type { Deps } from '../../../core/deps.js'
+import { isAuMobile } from '../../../core/phone.js'
+import { withTenant } from '../../../db/sql.js'
+import { findLead } from '../../leads/queries.js'
+import { moveLeadStatus } from '../../leads/status.js'
+import { htmlToText, loadTemplate, render } from '../engine/templates.js'
+import { defineWorkflow, workflowStart } from '../../../temporal/contract.js'
+import { instantResponse, instantResponseWorkflowId, type InstantResponseInput, type InstantResponsePlan, type PlannedMessage } from '../../../../workflows/instant-response.js'
+import { instantResponseAutomation } from './automation.js'
+
+export const INSTANT_RESPONSE = instantResponseAutomation.key
+
+export type { InstantResponseInput, InstantResponsePlan, PlannedMessage }
+
+export const INSTANT_RESPONSE_DEADLINE_SECONDS = 30
+
+/** The instant-response run for a lead: one per lead while it succeeds; a failed run may be run again on request. */
+export const instantResponseDefinition = defineWorkflow({
+  workflow: instantResponse,
+  id: instantResponseWorkflowId,
+  idConflictPolicy: 'USE_EXISTING',
+  idReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
+  description: 'Answers a new lead by SMS (and email) within 30 seconds and marks it Contacted. One run per lead; a run that sent nothing fails, and may be run again with workflows.instant_response.',
+})
+
+export function instantResponseStart(companyId: string, leadId: string, receivedAt: Date) {
+  return workflowStart(instantResponseDefinition, {
+    companyId, leadId, receivedAt: receivedAt.toISOString(), deadlineSeconds: INSTANT_RESPONSE_DEADLINE_SECONDS,
+  })
+}
+
+export async function planInstantResponse(deps: Deps, companyId: string, leadId: string): Promise<InstantResponsePlan> {
+  return withTenant(deps.db, companyId, async (tx) => {
+    const [setting] = await tx<{ enabled: boolean }[]>`select enabled from automation_settings where automation = ${INSTANT_RESPONSE}`
+    if (setting && !setting.enabled) return { skipped: 'instant response is turned off for this company', messages: [] }
+    const lead = await findLead(tx, leadId)
+    if (!lead) return { skipped: 'lead not found', messages: [] }
+    if (lead.status !== 'New') return { skipped: `lead is already ${lead.status}`, messages: [] }
+    const [company] = await tx<{ business_name: string; phone: string | null }[]>`select business_name, phone from companies`
+    const values = {
+      name: lead.name,
+      first_name: lead.name.split(/\s+/)[0] ?? lead.name,
+      business_name: company!.business_name,
+      service: lead.service_type ?? 'your job',
+      suburb: lead.suburb ?? '',
+      business_phone: company!.phone ?? '',
+    }
+    const messages: PlannedMessage[] = []
+    if (lead.phone && isAuMobile(lead.phone)) {
+      const sms = await loadTemplate(tx, 'instant_response.sms')
+      messages.push({ channel: 'sms', to: lead.phone, body: render(sms.body, values), idempotencyKey: `instant-response:${leadId}:sms` })
+    }
+    if (lead.email) {
+      const email = await loadTemplate(tx, 'instant_response.email')
+      const html = render(email.body, values, { html: true })
+      messages.push({
+        channel: 'email', to: lead.email, subject: render(email.subject ?? 'Thanks for your enquiry', values),
+        body: html, text: htmlToText(html), idempotencyKey: `instant-response:${leadId}:email`,
+      })
+    }
+    return { skipped: messages.length ? null : 'lead has no mobile number or email', messages }
+  })
+}
+
+/** New -> Contacted, only if nobody has moved the lead on meanwhile. */
+export async function markLeadContacted(deps: Deps, companyId: string, leadId: string): Promise<boolean> {
+  return withTenant(deps.db, companyId, (tx) =>
+    moveLeadStatus(tx, { companyId, leadId, to: 'Contacted', by: INSTANT_RESPONSE, at: deps.clock.now(), when: (s) => s === 'New' }))
+}

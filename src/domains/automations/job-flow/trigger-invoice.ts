@@ -1,0 +1,98 @@
+// workflows.trigger_invoice: a Completed job's final invoice, then its first send (the payment link
+// when a payment account is active, else the invoice), after which the payment chase runs as for
+// any sent invoice. A short workflow (workflows/trigger-invoice.ts) over the steps in
+// invoice-job.ts. Once per job: a job that has its invoice already is reported, not invoiced again.
+import Type from 'typebox'
+import { AppError, notFound } from '../../../core/errors.js'
+import { defineOperation } from '../../../core/operation.js'
+import { WRITE } from '../../../core/annotations.js'
+import { Nullable } from '../../../core/schema-helpers.js'
+import { defineWorkflow, workflowStart } from '../../../temporal/contract.js'
+import { withTenantThenStart } from '../../../temporal/outbox.js'
+import { triggerInvoice, triggerInvoiceWorkflowId, type TriggerInvoiceInput, type TriggerInvoiceResult } from '../../../../workflows/trigger-invoice.js'
+import { closed, Id } from '../../shared-schema.js'
+import { existingFinalInvoice, InvoiceSummarySchema, presentSummary } from './invoice-job.js'
+import { assertId, awaitShortRun, nextRunNumber, RunStatus } from './job-flow-common.js'
+import { automationChoice, recordRunStarted } from '../engine/settings.js'
+import { InvoiceFlowSettings, triggerInvoiceAutomation } from './automation.js'
+import type { Static } from 'typebox'
+
+export const TRIGGER_INVOICE = triggerInvoiceAutomation.key
+
+/** Its settings, defaults filled in: the type of its schema (automation.ts). */
+export type InvoiceFlowSettingsValue = Static<typeof InvoiceFlowSettings>
+
+export type { TriggerInvoiceInput, TriggerInvoiceResult }
+
+export const triggerInvoiceDefinition = defineWorkflow({
+  workflow: triggerInvoice,
+  id: triggerInvoiceWorkflowId,
+  idConflictPolicy: 'USE_EXISTING',
+  idReusePolicy: 'REJECT_DUPLICATE',
+  description: "Invoices one Completed job and sends the invoice's payment link (or the invoice) once. One run per job and request number; the job's live final invoice stops any further run.",
+})
+
+const TriggerInvoiceOutput = Type.Object({
+  workflow_id: Nullable(Type.String({ description: 'Temporal workflow id; null when the job was invoiced already and nothing ran' })),
+  status: RunStatus,
+  outcome: Nullable(Type.String()),
+  already_invoiced: Type.Boolean({ description: 'True when the job had its invoice already (reported, not invoiced again)' }),
+  invoice: Nullable(InvoiceSummarySchema),
+  sent: Nullable(Type.Object({
+    purpose: Nullable(Type.String({ description: 'pay_link (online payment link) or invoice (no active payment account)' })),
+    channels: Type.Array(Type.String()),
+    skipped: Nullable(Type.String({ description: 'Why nothing was sent' })),
+  })),
+})
+
+export const triggerInvoiceOperation = defineOperation({
+  name: 'workflows.trigger_invoice',
+  domain: 'workflows',
+  title: 'Run the invoice workflow',
+  description:
+    "Run the invoicing workflow for a Completed job now: generates its final invoice and sends the client the payment link (SMS and email by default) when a payment account is connected, otherwise the invoice itself; from that send the payment chase runs (workflows.chase_payment). A job that is not Completed is refused (complete it with jobs.complete first). Once per job: when the job already has its invoice, that invoice is reported and nothing is sent.",
+  input: Type.Object({ job_id: Id('Completed job to invoice') }, closed),
+  output: TriggerInvoiceOutput,
+  access: { scope: 'jobs', permission: 'write' },
+  cost: 'write',
+  annotations: { ...WRITE, idempotentHint: true },
+  async run(ctx, input) {
+    const companyId = ctx.principal!.companyId
+    assertId(input.job_id, 'Job')
+    const now = ctx.deps.clock.now()
+    const started = await withTenantThenStart(ctx.deps, companyId, async (tx, start) => {
+      const [job] = await tx<{ status: string }[]>`select status from jobs where id = ${input.job_id} for update`
+      if (!job) throw notFound('Job')
+      if (job.status !== 'Completed') {
+        throw new AppError('conflict', `The job is ${job.status}; only a Completed job is invoiced. ${job.status === 'Cancelled' ? 'A Cancelled job is not invoiced.' : `Complete it first with jobs.complete (job_id ${input.job_id}), then call workflows.trigger_invoice again.`}`, {
+          current_status: job.status, ...(job.status === 'Cancelled' ? {} : { next_step: 'jobs.complete' }),
+        })
+      }
+      const [running] = await tx<{ workflow_id: string }[]>`
+        select workflow_id from automation_runs where automation = ${TRIGGER_INVOICE} and subject_id = ${input.job_id} and status = 'running' limit 1`
+      if (running) return { workflowId: running.workflow_id }
+      const [final] = await tx`select 1 from invoices where job_id = ${input.job_id} and kind = 'final' and status <> 'Void'`
+      if (final) return { workflowId: null }
+      const choice = await automationChoice(tx, triggerInvoiceAutomation)
+      if (!choice.enabled) throw new AppError('conflict', 'The invoice workflow is turned off for this company; turn it on with workflows.toggle (workflow_id trigger_invoice), or use invoicing.generate.')
+      const spec = workflowStart(triggerInvoiceDefinition, { companyId, jobId: input.job_id, runNumber: await nextRunNumber(tx, TRIGGER_INVOICE, input.job_id), channel: choice.settings.channel ?? 'both' })
+      await recordRunStarted(tx, { companyId, automation: TRIGGER_INVOICE, workflowId: spec.workflowId, subjectType: 'job', subjectId: input.job_id }, now)
+      await start(spec)
+      return { workflowId: spec.workflowId }
+    })
+    if (!started.workflowId) {
+      const invoice = (await existingFinalInvoice(ctx.deps, companyId, input.job_id))!
+      return {
+        workflow_id: null, status: 'completed' as const, already_invoiced: true, invoice: presentSummary(invoice), sent: null,
+        outcome: `The job already has its invoice ${invoice.invoiceNumber} (${invoice.status}); nothing was generated or sent. Resend it with POST /api/v1/invoices/${invoice.id}/send or payments.send_link.`,
+      }
+    }
+    const answer = await awaitShortRun<TriggerInvoiceResult>(ctx.deps, started.workflowId)
+    const r = answer.result
+    return {
+      workflow_id: started.workflowId, status: answer.status, outcome: answer.outcome, already_invoiced: r ? r.invoice !== null && !r.created : false,
+      invoice: r?.invoice ? presentSummary(r.invoice) : null,
+      sent: r?.send ? { purpose: r.send.purpose, channels: r.send.channels, skipped: r.send.skipped } : null,
+    }
+  },
+})

@@ -1,0 +1,108 @@
+// workflows.chase_payment: with jobId, start (or report) the chase of that job's open invoices;
+// without, scan the overdue invoices and start the chases that are missing. Sending an invoice
+// starts its chase by itself; this is for invoices sent while the chase was off (or issued already
+// sent, like a quote's deposit), and for asking where a chase stands.
+import type postgres from 'postgres'
+import Type, { type Static } from 'typebox'
+import type { Deps } from '../../../core/deps.js'
+import { AppError, notFound } from '../../../core/errors.js'
+import { defineOperation } from '../../../core/operation.js'
+import { SEND } from '../../../core/annotations.js'
+import { StringEnum } from '../../../core/schema-helpers.js'
+import { withTenantThenStart, type StartAfterCommit } from '../../../temporal/outbox.js'
+import { closed, Id } from '../../shared-schema.js'
+import { automationChoice } from '../engine/settings.js'
+import { startInvoiceChase } from './chase-payment.js'
+import type { ChannelChoice } from '../quote-follow-up/follow-up-quote.js'
+import { chasePaymentAutomation } from './automation.js'
+import { companyToday } from '../../../core/company-time.js'
+import { invoiceChaseWorkflowId } from '../../../../workflows/invoice-chase.js'
+import { workflowIdSql } from '../../../temporal/contract.js'
+
+const SCAN_LIMIT = 200
+
+interface OpenInvoice { id: string; invoice_number: string; due_date: string }
+
+const Step = Type.Object({ step: Type.Integer(), tone: Type.String(), at: Type.String({ description: 'ISO time' }) })
+const ChasePaymentOutput = Type.Object({
+  started: Type.Array(Type.Object({
+    invoice_id: Type.String(), invoice_number: Type.String(), workflow_id: Type.String(),
+    steps: Type.Array(Step, { description: 'The cadence: each step\'s tone and time (steps already past are skipped; an overdue invoice gets the latest of them now)' }),
+  }), { description: 'Chases started now' }),
+  existing: Type.Array(Type.Object({
+    invoice_id: Type.String(), invoice_number: Type.String(), workflow_id: Type.String(),
+    status: Type.String({ description: 'running, completed, stopped or failed' }), outcome: Type.Union([Type.String(), Type.Null()]),
+    tier: Type.Union([Type.String(), Type.Null()], { description: 'Tone of the last reminder sent (null: none yet)' }),
+  }), { description: 'Invoices that already have a chase' }),
+  skipped: Type.Array(Type.Object({ invoice_id: Type.String(), invoice_number: Type.String(), reason: Type.String() })),
+})
+type Out = Static<typeof ChasePaymentOutput>
+
+async function ensureChase(deps: Deps, tx: postgres.TransactionSql, start: StartAfterCommit, companyId: string, inv: OpenInvoice, channel: ChannelChoice | undefined, out: Out) {
+  const workflowId = invoiceChaseWorkflowId({ companyId, invoiceId: inv.id })
+  const [run] = await tx<{ status: string; outcome: string | null; progress: { tier?: string | null } | null }[]>`
+    select status, outcome, progress from automation_runs where workflow_id = ${workflowId}`
+  if (run && run.status !== 'failed') {
+    out.existing.push({ invoice_id: inv.id, invoice_number: inv.invoice_number, workflow_id: workflowId, status: run.status, outcome: run.outcome, tier: run.progress?.tier ?? null })
+    return
+  }
+  if (run) await tx`delete from automation_runs where workflow_id = ${workflowId} and status = 'failed'` // started again below
+  const started = await startInvoiceChase(deps, tx, start, { companyId, invoiceId: inv.id, dueDate: inv.due_date }, { channel })
+  if (started) {
+    out.started.push({ invoice_id: inv.id, invoice_number: inv.invoice_number, workflow_id: started.workflowId, steps: started.steps.map((s) => ({ step: s.number, tone: s.tone, at: s.at })) })
+  }
+}
+
+export async function chasePayments(deps: Deps, companyId: string, input: { jobId?: string; channel?: ChannelChoice }) {
+  return withTenantThenStart(deps, companyId, async (tx, start) => {
+    const today = await companyToday(tx, deps.clock.now())
+    const out: Out = { started: [], existing: [], skipped: [] }
+    let invoices: OpenInvoice[]
+    const open = tx`i.status in ('Sent', 'Partially Paid') and i.kind <> 'credit_note' and i.total_cents - i.amount_paid_cents - i.amount_credited_cents > 0`
+    if (input.jobId) {
+      const [job] = await tx<{ id: string }[]>`select id from jobs where id = ${input.jobId}`
+      if (!job) throw notFound('Job')
+      invoices = await tx<OpenInvoice[]>`
+        select i.id, i.invoice_number, to_char(i.due_date, 'YYYY-MM-DD') as due_date from invoices i
+        where i.job_id = ${input.jobId} and ${open} order by i.due_date, i.invoice_number`
+      if (!invoices.length) {
+        throw new AppError('conflict', 'This job has no sent, unpaid invoice to chase. Generate one (invoicing.generate) and send it (POST /api/v1/invoices/{id}/send); sending starts its chase.', { job_id: input.jobId })
+      }
+    } else {
+      invoices = await tx<OpenInvoice[]>`
+        select i.id, i.invoice_number, to_char(i.due_date, 'YYYY-MM-DD') as due_date from invoices i
+        where ${open} and i.due_date < ${today}::date
+        -- Invoices without a live chase first, so more than SCAN_LIMIT overdue invoices are all reached over repeated calls.
+        order by exists (select 1 from automation_runs r
+                         where r.company_id = i.company_id and r.workflow_id = ${workflowIdSql(tx, invoiceChaseWorkflowId, { companyId: tx`i.company_id`, invoiceId: tx`i.id` })} and r.status <> 'failed'),
+                 i.due_date, i.invoice_number
+        limit ${SCAN_LIMIT}`
+    }
+    if (!(await automationChoice(tx, chasePaymentAutomation)).enabled) {
+      out.skipped = invoices.map((i) => ({ invoice_id: i.id, invoice_number: i.invoice_number, reason: 'the payment chase is turned off for this company (workflows.toggle)' }))
+      return out
+    }
+    for (const inv of invoices) await ensureChase(deps, tx, start, companyId, inv, input.channel, out)
+    return out
+  })
+}
+
+export const chasePaymentOperation = defineOperation({
+  name: 'workflows.chase_payment',
+  domain: 'workflows',
+  title: 'Chase payments',
+  description:
+    "Chase unpaid invoices on the company's cadence (default: a friendly reminder on the due date and at 7 days overdue, firm at 14, final at 30; any number of steps before or after the due date, at 9 am local time): with jobId, that job's sent and unpaid invoices; otherwise scans the overdue invoices (up to 200 a call) and starts the chases that are missing. A chase stops as soon as the invoice is paid or voided. Sending an invoice starts its chase by itself; this starts what is missing and reports chases that exist. invoicing.chase shows each overdue invoice's chase tier.",
+  input: Type.Object(
+    {
+      jobId: Type.Optional(Id('Job whose invoice to chase; omit to scan all overdue invoices')),
+      channel: Type.Optional(StringEnum(['sms', 'email', 'both'] as const, { description: "sms, email or both for every step; default each step's setting, else SMS to an Australian mobile, otherwise email" })),
+    },
+    closed,
+  ),
+  output: ChasePaymentOutput,
+  access: { scope: 'financials', permission: 'write' },
+  cost: 'write',
+  annotations: { ...SEND, idempotentHint: true },
+  run: (ctx, input) => chasePayments(ctx.deps, ctx.principal!.companyId, input),
+})

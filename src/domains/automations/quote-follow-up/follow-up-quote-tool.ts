@@ -1,0 +1,117 @@
+// workflows.follow_up_quote: with quoteId, start (or report) the follow-up run of that quote's
+// current send; without, scan the pending quotes (Sent or Viewed, not expired) and start the runs
+// that are missing. Quote sends start their run themselves (quotes.send); this is for quotes sent
+// while follow-ups were off, and for asking where a quote's follow-ups stand.
+import type postgres from 'postgres'
+import Type, { type Static } from 'typebox'
+import type { Deps } from '../../../core/deps.js'
+import { AppError, notFound } from '../../../core/errors.js'
+import { defineOperation } from '../../../core/operation.js'
+import { SEND } from '../../../core/annotations.js'
+import { StringEnum } from '../../../core/schema-helpers.js'
+import { withTenantThenStart, type StartAfterCommit } from '../../../temporal/outbox.js'
+import { closed, Id } from '../../shared-schema.js'
+import { automationChoice } from '../engine/settings.js'
+import { startQuoteFollowUp, type ChannelChoice } from './follow-up-quote.js'
+import { followUpQuoteAutomation } from './automation.js'
+import { companyToday } from '../../../core/company-time.js'
+import { quoteFollowUpWorkflowId } from '../../../../workflows/quote-follow-up.js'
+import { workflowIdSql } from '../../../temporal/contract.js'
+
+/** How many pending quotes one scan handles (oldest sends first); call again for the rest. */
+const SCAN_LIMIT = 200
+
+interface PendingQuote { id: string; quote_number: string; status: string; sent_count: number; sent_at: Date; valid_until: string; last_sent_at: Date | null; time_zone: string }
+
+const Started = Type.Object({
+  quote_id: Type.String(), quote_number: Type.String(), workflow_id: Type.String(),
+  follow_ups_at: Type.Array(Type.String({ description: 'ISO time' }), { description: 'When each follow-up is due (past ones: only the latest due is sent)' }),
+})
+const Running = Type.Object({
+  quote_id: Type.String(), quote_number: Type.String(), workflow_id: Type.String(),
+  status: Type.String({ description: 'running, completed, stopped or failed' }), outcome: Type.Union([Type.String(), Type.Null()]),
+})
+const Skipped = Type.Object({ quote_id: Type.String(), quote_number: Type.String(), reason: Type.String() })
+
+const FollowUpQuoteOutput = Type.Object({
+  started: Type.Array(Started, { description: 'Follow-up runs started now' }),
+  existing: Type.Array(Running, { description: 'Quotes whose current send already has a run (its status and outcome)' }),
+  skipped: Type.Array(Skipped, { description: 'Quotes not followed up, and why' }),
+})
+
+async function pendingQuotes(tx: postgres.TransactionSql, today: string, quoteId?: string): Promise<PendingQuote[]> {
+  // The send time of a re-send is its quote.sent event; the first send's is sent_at.
+  return tx<PendingQuote[]>`
+    select q.id, q.quote_number, q.status, q.sent_count, q.sent_at, to_char(q.valid_until, 'YYYY-MM-DD') as valid_until,
+           (select max(e.created_at) from event_outbox e where e.entity_type = 'quote' and e.entity_id = q.id and e.event_type = 'quote.sent') as last_sent_at,
+           c.time_zone
+    from quotes q join companies c on c.id = q.company_id
+    where q.status in ('Sent', 'Viewed') and q.valid_until >= ${today}::date and q.sent_count > 0
+      ${quoteId ? tx`and q.id = ${quoteId}` : tx``}
+    -- Quotes whose current send has no live run first, so more than SCAN_LIMIT are all reached over repeated calls.
+    order by exists (select 1 from automation_runs r
+                     where r.company_id = q.company_id and r.workflow_id = ${workflowIdSql(tx, quoteFollowUpWorkflowId, { companyId: tx`q.company_id`, quoteId: tx`q.id`, sendNumber: tx`q.sent_count` })} and r.status <> 'failed'),
+             q.sent_at, q.id
+    limit ${SCAN_LIMIT}`
+}
+
+async function ensureFollowUp(
+  deps: Deps, tx: postgres.TransactionSql, start: StartAfterCommit, companyId: string, q: PendingQuote,
+  overrides: { channel?: ChannelChoice; message?: string }, out: Static<typeof FollowUpQuoteOutput>,
+) {
+  const workflowId = quoteFollowUpWorkflowId({ companyId, quoteId: q.id, sendNumber: q.sent_count })
+  const [run] = await tx<{ status: string; outcome: string | null }[]>`select status, outcome from automation_runs where workflow_id = ${workflowId}`
+  if (run && run.status !== 'failed') {
+    out.existing.push({ quote_id: q.id, quote_number: q.quote_number, workflow_id: workflowId, status: run.status, outcome: run.outcome })
+    return
+  }
+  if (run) await tx`delete from automation_runs where workflow_id = ${workflowId} and status = 'failed'` // started again below
+  const sentAt = q.sent_count > 1 && q.last_sent_at ? q.last_sent_at : q.sent_at
+  const started = await startQuoteFollowUp(deps, tx, start, { companyId, quoteId: q.id, sendNumber: q.sent_count, sentAt, validUntil: q.valid_until, timeZone: q.time_zone }, overrides)
+  if (started) out.started.push({ quote_id: q.id, quote_number: q.quote_number, workflow_id: started.workflowId, follow_ups_at: started.followUpsAt })
+}
+
+export async function followUpQuotes(deps: Deps, companyId: string, input: { quoteId?: string; channel?: ChannelChoice; message?: string }) {
+  return withTenantThenStart(deps, companyId, async (tx, start) => {
+    const today = await companyToday(tx, deps.clock.now())
+    const out: Static<typeof FollowUpQuoteOutput> = { started: [], existing: [], skipped: [] }
+    let quotes: PendingQuote[]
+    if (input.quoteId) {
+      const [q] = await tx<{ quote_number: string; status: string; valid_until: string }[]>`
+        select quote_number, status, to_char(valid_until, 'YYYY-MM-DD') as valid_until from quotes where id = ${input.quoteId}`
+      if (!q) throw notFound('Quote')
+      const status = (q.status === 'Sent' || q.status === 'Viewed') && q.valid_until < today ? 'Expired' : q.status
+      if (status !== 'Sent' && status !== 'Viewed') {
+        throw new AppError('conflict', `Quote ${q.quote_number} is ${status}; only Sent or Viewed quotes are followed up.${status === 'Draft' ? ' Send it first (quotes.send).' : ''}`, { current_status: status })
+      }
+      quotes = await pendingQuotes(tx, today, input.quoteId)
+    } else quotes = await pendingQuotes(tx, today)
+    if (!(await automationChoice(tx, followUpQuoteAutomation)).enabled) {
+      out.skipped = quotes.map((q) => ({ quote_id: q.id, quote_number: q.quote_number, reason: 'quote follow-ups are turned off for this company (workflows.toggle)' }))
+      return out
+    }
+    for (const q of quotes) await ensureFollowUp(deps, tx, start, companyId, q, { channel: input.channel, message: input.message }, out)
+    return out
+  })
+}
+
+export const followUpQuoteOperation = defineOperation({
+  name: 'workflows.follow_up_quote',
+  domain: 'workflows',
+  title: 'Follow up quotes',
+  description:
+    "Follow up quotes awaiting a reply (Sent or Viewed): with quoteId, that quote; otherwise scans the pending quotes (up to 200 a call, oldest first). Each sent quote gets at most 3 follow-ups, at the company's delays after it was sent (default 2, 5 and 10 days), by SMS to an Australian mobile or else email unless channel says otherwise; they stop as soon as the quote is accepted, declined, expires or is sent again. quotes.send starts them by itself; this starts what is missing and reports runs that exist. Follow-ups are marketing messages: they carry the opt-out, and a client who opted out gets none.",
+  input: Type.Object(
+    {
+      quoteId: Type.Optional(Id('Quote to follow up (Sent or Viewed); omit to scan all pending quotes')),
+      channel: Type.Optional(StringEnum(['sms', 'email', 'both'] as const, { description: "sms, email or both; default the company's setting, else SMS to an Australian mobile, otherwise email" })),
+      message: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'Custom wording; the quote link is appended' })),
+    },
+    closed,
+  ),
+  output: FollowUpQuoteOutput,
+  access: { scope: 'quotes', permission: 'write' },
+  cost: 'write',
+  annotations: { ...SEND, idempotentHint: true },
+  run: (ctx, input) => followUpQuotes(ctx.deps, ctx.principal!.companyId, input),
+})
