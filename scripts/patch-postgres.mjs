@@ -15,7 +15,16 @@
 //      put it back among the open connections without a socket. Now its queries fail with
 //      CONNECTION_CLOSED, queries queued behind a full pipeline fail with the close, and release()
 //      leaves a closed connection to the pool's own reconnecting.
-// Upstream: porsager/postgres issues 1066, 1154, 1208 (open when this was written, 2026-11-22).
+//   5. connection.js closed(): the query that was running and the server's error for it (57P01 when
+//      the backend was terminated) outlived the socket, so the first query on the reconnected
+//      connection was failed with the old backend's error. Now both are forgotten on close.
+//   6. connection.js ReadyForQuery and index.js reserve(): reserve() on a pool with no open
+//      connection queued itself and also opened a connection for itself, which then handed the
+//      connection to whoever was first in the queue (not necessarily it) or, with fetch_types off
+//      (src/db/sql.ts), to nobody: reserve() waited forever. Now a reserve() that opens a connection
+//      is not queued and the opened connection is handed to it.
+// Upstream: porsager/postgres issues 1066, 1154, 1208; 1223 (5); 751 (6) (open when this was written,
+// 2026-11-22 and 2026-11-26). test/postgres-patch.test.ts fails without each edit.
 // Each edit must match exactly once; if postgres.js changes, this fails loudly rather than guess.
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -51,6 +60,40 @@ const connectionEdits = [
 `,
     times: 2,
   },
+  {
+    // 5: a close during startup reconnects with the same initial query; forget the one running then.
+    find: '    if (initial)\n      return reconnect()\n',
+    add: `    if (initial) {
+      query = results = errorResponse = null ${MARK}
+      return reconnect()
+    }
+`,
+    times: 1,
+  },
+  {
+    // 5: a close after startup: what was pending has just been failed (edit 3); forget it.
+    find: '    closedTime = performance.now()\n',
+    add: `    query = results = errorResponse = null ${MARK}
+    closedTime = performance.now()
+`,
+    times: 1,
+  },
+  {
+    // 6: the connection reserve() opened is handed to that reserve() (it is no longer in the queue).
+    find: '      initial && !initial.reserve && execute(initial)\n      options.shared.retries = retries = 0\n      initial = null\n',
+    add: `      const opened = initial ${MARK}
+      options.shared.retries = retries = 0
+      initial = null
+      opened.reserve ? opened.reserve(connection) : execute(opened)
+`,
+    times: 1,
+  },
+  {
+    // 6: with fetch_types on, keep the reserve() as the initial query while the types are fetched.
+    find: '        initial.reserve && (initial = null)\n',
+    add: '',
+    times: 1,
+  },
 ]
 
 const indexEdits = [
@@ -74,6 +117,13 @@ const indexEdits = [
     add: `    function handler(q) {
       if (c.queue !== reserved && c.queue !== full) return q.reject(Errors.connection('CONNECTION_CLOSED', options)) ${MARK}
       c.queue === full
+`,
+    times: 1,
+  },
+  {
+    // 6: queued or opening a connection for itself, not both.
+    find: '        queries.push(query)\n        closed.length && connect(closed.shift(), query)\n',
+    add: `        closed.length ? connect(closed.shift(), query) : queries.push(query) ${MARK}
 `,
     times: 1,
   },
