@@ -59,7 +59,7 @@ describe('the service process while Postgres drops its connections', () => {
         headers: { authorization: `Bearer ${company.api_key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
         body: body ? JSON.stringify(body) : undefined,
         signal: AbortSignal.timeout(10_000),
-      }).then(async (r) => ({ status: r.status, body: await r.json().catch(() => null) }), (error: Error) => ({ status: 0, body: String(error.message) }))
+      }).then(async (r) => ({ status: r.status, body: (await r.json().catch(() => null)) as any }), (error: Error) => ({ status: 0, body: String(error.message) as any }))
       statuses[reply.status] = (statuses[reply.status] ?? 0) + 1
       if (reply.status === 0 && failures.length < 3) failures.push(reply.body)
       if (reply.status === 503 && reply.body?.error !== 'database_unavailable') refused.push(JSON.stringify(reply.body))
@@ -86,7 +86,7 @@ describe('the service process while Postgres drops its connections', () => {
 
     expect(exits).toEqual([])
     expect(child.exitCode).toBeNull()
-    console.log(JSON.stringify({ terminated, roundsThatKilled, statuses, failures, exits, output: output.slice(0, 1500), ms: Date.now() - started }))
+    console.log(JSON.stringify({ terminated, roundsThatKilled, statuses, failures, ms: Date.now() - started }))
     expect(roundsThatKilled).toBeGreaterThan(3)
     expect(statuses[200]).toBeGreaterThan(0)
     for (const status of Object.keys(statuses).map(Number)) expect([200, 201, 503]).toContain(status)

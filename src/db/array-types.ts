@@ -69,12 +69,13 @@ export function parseArrayLiteral<T>(text: string, element: (raw: string) => T):
 /**
  * Writes a JS array as a Postgres array literal: every element quoted (so no element is mistaken for
  * NULL or split at a comma), quotes and backslashes escaped, null as NULL, nested arrays as
- * sub-arrays. A string is passed through as an array literal already written.
+ * sub-arrays (not for jsonb[], whose elements may be JSON arrays: `nested` false). A string is
+ * passed through as an array literal already written.
  */
-export function serializeArrayLiteral(value: unknown, element: (x: never) => string): unknown {
+export function serializeArrayLiteral(value: unknown, element: (x: never) => string, nested = true): unknown {
   if (!Array.isArray(value)) return value
   const write = (xs: unknown[]): string =>
-    '{' + xs.map((x) => (x === null || x === undefined ? 'NULL' : Array.isArray(x) ? write(x) : '"' + element(x as never).replace(/[\\"]/g, '\\$&') + '"')).join(',') + '}'
+    '{' + xs.map((x) => (x === null || x === undefined ? 'NULL' : nested && Array.isArray(x) ? write(x) : '"' + element(x as never).replace(/[\\"]/g, '\\$&') + '"')).join(',') + '}'
   return write(value)
 }
 
@@ -85,11 +86,11 @@ interface ArrayType {
   parse: (raw: string) => unknown
 }
 
-function arrayType<T>(oid: number, parse: (raw: string) => T, serialize: (x: T) => string): ArrayType {
+function arrayType<T>(oid: number, parse: (raw: string) => T, serialize: (x: T) => string, nested = true): ArrayType {
   return {
     to: oid,
     from: [oid],
-    serialize: (value) => serializeArrayLiteral(value, serialize as (x: never) => string),
+    serialize: (value) => serializeArrayLiteral(value, serialize as (x: never) => string, nested),
     parse: (raw) => parseArrayLiteral(raw, parse),
   }
 }
@@ -110,7 +111,7 @@ export const arrayTypes = {
   int4_array: arrayType(1007, asNumber, String),
   int8_array: arrayType(1016, asText, String),
   bool_array: arrayType(1000, (raw) => raw === 't', (x: boolean) => (x ? 't' : 'f')),
-  jsonb_array: arrayType(3807, (raw) => JSON.parse(raw) as unknown, (x: unknown) => JSON.stringify(x)),
+  jsonb_array: arrayType(3807, (raw) => JSON.parse(raw) as unknown, (x: unknown) => JSON.stringify(x), false),
 } satisfies Record<string, ArrayType>
 
 /** The OIDs of the array types above. */
