@@ -24,7 +24,8 @@
 //      (src/db/sql.ts), to nobody: reserve() waited forever. Now a reserve() that opens a connection
 //      is not queued and the opened connection is handed to it.
 // Upstream: porsager/postgres issues 1066, 1154, 1208; 1223 (5); 751 (6) (open when this was written,
-// 2026-11-22 and 2026-11-26). test/postgres-patch.test.ts fails without each edit.
+// 2026-11-22 and 2026-11-26). Tests that fail without them: edits 1-4 test/database-restart.test.ts,
+// edits 5-6 test/postgres-patch.test.ts. Drop an edit once a postgres.js release fixes its issue.
 // Each edit must match exactly once; if postgres.js changes, this fails loudly rather than guess.
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
