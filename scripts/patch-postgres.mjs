@@ -28,10 +28,10 @@
 //      the event loop. In between, whoever got the error ran first: a reserved connection released
 //      then went back among the open ones and the pool's next query was sent on the dead socket.
 //      Now a socket error is reported on 'close', just before the connection leaves the pool.
-// Upstream: porsager/postgres issues 1066, 1154, 1208; 1223 (5); 751 (6); 1199 (4 and 7) (open when this was written,
-// 2026-11-22 and 2026-11-26). Tests that fail without them: edits 1-4 test/database-restart.test.ts,
-// edits 5-7 test/postgres-patch.test.ts (edit 7 also, by timing, the first test of
-// test/database-restart.test.ts). Drop an edit once a postgres.js release fixes its issue.
+// Upstream: porsager/postgres issues 1066, 1154, 1208; 1223 (5); 751 (6); 1199 (4, 7) (open when
+// this was written, 2026-11-22 and 2026-11-26). Tests that fail without them: edits 1-4
+// test/database-restart.test.ts, edits 5-7 test/postgres-patch.test.ts (edit 7 also, depending on
+// timing, the first test of test/database-restart.test.ts). Drop an edit once a release fixes it.
 // Each edit must match exactly once; if postgres.js changes, this fails loudly rather than guess.
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
