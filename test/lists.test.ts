@@ -1,12 +1,12 @@
 // List paging at its edges: hostile offsets and cursors on REST and MCP, every filter's rows, cursor
 // walks, `total` against rows counted here, the count cap, and each filter served by an index.
 import { randomBytes, randomUUID } from 'node:crypto'
-import postgres from 'postgres'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { onboard, startTestApp, type TestApp } from './helpers/app.js'
 import { rpc } from './helpers/mcp.js'
 import { capturePlans, type PlanNode } from './helpers/query-plans.js'
 import { COUNT_CAP, MAX_OFFSET } from '../src/core/paging.js'
+import { connect } from '../src/db/sql.js'
 import type { Principal } from '../src/core/access.js'
 import { LEAD_PRIORITIES, LEAD_STATUSES } from '../src/domains/leads/schema.js'
 import { JOB_STATUSES } from '../src/domains/jobs/schema.js'
@@ -480,7 +480,7 @@ describe('a list page is planned once per connection, not on every call', () => 
   interface Prepared { statement: string; generic_plans: number; custom_plans: number }
 
   async function onOneConnection(run: (deps: any) => Promise<unknown>): Promise<Prepared[]> {
-    const sql = postgres(app.config.DATABASE_URL, { max: 1 })
+    const sql = connect(app.config.DATABASE_URL, { max: 1 })
     try {
       await sql`set role tradie_app`
       await run({ ...app.runtime.deps, db: { app: sql, close: async () => {} } })

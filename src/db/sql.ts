@@ -2,6 +2,7 @@
 // Security applies to. Domain code reaches tenant rows only through withTenant().
 import postgres from 'postgres'
 import { isUuid } from '../core/uuid.js'
+import { arrayTypes } from './array-types.js'
 
 export type Sql = postgres.Sql
 /** A transaction handle or the pool; query functions accept either (postgres.js idiom). */
@@ -13,12 +14,27 @@ export interface Db {
   close(): Promise<void>
 }
 
-export function connect(url: string, options: { max?: number } = {}): Sql {
+export interface ConnectOptions {
+  max?: number
+  /** Notices from the server (auto_explain's plans in tests); dropped by default. */
+  onnotice?: (notice: postgres.Notice) => void
+}
+
+/**
+ * Every connection the project opens (service, migrations, tests, bench) is made here, so they all
+ * behave the same when the database goes away. fetch_types is off: the driver's own pg_type lookup
+ * on each new connection is a promise nobody awaits, and a database restart during it ended the
+ * process with an unhandled rejection; the array types the code uses are declared instead
+ * (array-types.ts), which also saves that round trip on every (re)connection.
+ */
+export function connect(url: string, options: ConnectOptions = {}): Sql {
   return postgres(url, {
     max: options.max ?? 10,
     transform: { undefined: null },
-    onnotice: () => {},
+    onnotice: options.onnotice ?? (() => {}),
     connection: { application_name: 'tradie-ops' },
+    fetch_types: false,
+    types: arrayTypes,
   })
 }
 

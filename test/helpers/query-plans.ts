@@ -1,6 +1,6 @@
 // The plans Postgres actually chose for the queries some code ran, captured with auto_explain on
 // one connection acting as the app role (so row level security applies as in the service).
-import postgres from 'postgres'
+import { connect } from '../../src/db/sql.js'
 import type { Deps } from '../../src/core/deps.js'
 import type { TestApp } from './app.js'
 
@@ -29,7 +29,7 @@ function flatten(node: PlanNode): PlanNode[] {
  */
 export async function capturePlans(app: TestApp, run: (deps: Deps) => Promise<unknown>): Promise<CapturedPlan[]> {
   const notices: string[] = []
-  const sql = postgres(app.config.DATABASE_URL, { max: 1, onnotice: (n) => notices.push(String(n.message)) })
+  const sql = connect(app.config.DATABASE_URL, { max: 1, onnotice: (n) => notices.push(String(n.message)) })
   try {
     // Loading a library and these settings need a superuser; the role switch comes last.
     await sql`load 'auto_explain'`
