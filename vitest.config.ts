@@ -10,5 +10,11 @@ export default defineConfig({
     // Each file gets its own database; Temporal is one shared dev server.
     fileParallelism: true,
     maxWorkers: 2,
+    // Files run one after another in each worker process instead of a fresh process per file: the
+    // service's modules (Temporal's native bridge, Stripe, pdfkit, every domain) are imported once per
+    // worker, not once per file (import time 269 s -> 26 s summed over files; vitest 518 s -> 368 s).
+    // Safe because a file shares nothing with the next but the process: its own database and task
+    // queue, and the SDK's once-per-process logger follows the latest runtime (temporal/worker.ts).
+    isolate: false,
   },
 })
