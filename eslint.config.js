@@ -1,6 +1,7 @@
-// ESLint flat config. The important rule: workflow code is replayed deterministically by
-// Temporal, so it must not reach Node built-ins, the database, the web server or any value
-// from src/ (type-only imports are fine: they vanish at compile time).
+// ESLint flat config. The important rule: workflow code (src/domains/*/workflows/ and the shared
+// workflows/ library) is replayed deterministically by Temporal, so it must not reach Node
+// built-ins, the database, the web server or any value outside workflow files (type-only imports
+// are fine: they vanish at compile time).
 import tseslint from 'typescript-eslint'
 import { builtinModules } from 'node:module'
 
@@ -16,7 +17,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['workflows/**/*.ts'],
+    files: ['workflows/**/*.ts', 'src/domains/**/workflows/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
@@ -28,14 +29,10 @@ export default tseslint.config(
           ],
           patterns: [
             {
-              group: ['../src/*', '../src/**', '../../src/**'],
+              // Relative imports that leave the folder must land in a workflows/ folder (a domain's or the library).
+              regex: '^\\.\\./(?!.*/workflows/)(?!workflows/)',
               allowTypeImports: true,
-              message: 'Workflows may only `import type` from src/; values belong in activities.',
-            },
-            {
-              group: ['../activities/*', '../activities/**'],
-              allowTypeImports: true,
-              message: 'Workflows reach activities through proxyActivities with `import type` only.',
+              message: 'Workflows may import values only from workflow files (a workflows/ folder); `import type` the rest, and reach activities through proxyActivities.',
             },
           ],
         },

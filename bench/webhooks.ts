@@ -27,7 +27,7 @@ import { recordEvent } from '../src/core/events.js'
 import { attemptWebhookDelivery, deliveryBody } from '../src/domains/webhooks/delivery.js'
 import { postWebhook } from '../src/domains/webhooks/http-post.js'
 import { signDelivery } from '../src/domains/webhooks/signing.js'
-import { webhookDeliveryWorkflowId } from '../workflows/webhook-delivery.js'
+import { webhookDeliveryWorkflowId } from '../src/domains/webhooks/workflows/webhook-delivery.js'
 
 const events = Number(process.env.WEBHOOK_EVENTS ?? 500)
 const rate = Number(process.env.RATE_PER_SECOND ?? 20)

@@ -14,9 +14,9 @@ import { tool, toolError } from './helpers/tools.js'
 import { waitFor } from './helpers/wait.js'
 import { connectClient } from '../src/temporal/connection.js'
 import { workflowBundle } from '../src/temporal/worker.js'
-import { dailySummaryWorkflowId } from '../workflows/daily-summary.js'
-import { referralOfferWorkflowId } from '../workflows/referral-offer.js'
-import { reviewBoosterWorkflowId } from '../workflows/review-booster.js'
+import { dailySummaryWorkflowId } from '../src/domains/automations/daily-summary/workflows/daily-summary.js'
+import { referralOfferWorkflowId } from '../src/domains/automations/client-outreach/workflows/referral-offer.js'
+import { reviewBoosterWorkflowId } from '../src/domains/automations/client-outreach/workflows/review-booster.js'
 
 const DAY_MS = 1000
 let app: TestApp

@@ -15,8 +15,8 @@ import { startLocalTwilio, type LocalTwilio } from './helpers/twilio-server.js'
 import { waitFor } from './helpers/wait.js'
 import { connectClient } from '../src/temporal/connection.js'
 import { workflowBundle } from '../src/temporal/worker.js'
-import { invoiceChaseWorkflowId } from '../workflows/invoice-chase.js'
-import { quoteFollowUpWorkflowId } from '../workflows/quote-follow-up.js'
+import { invoiceChaseWorkflowId } from '../src/domains/automations/payment-chase/workflows/invoice-chase.js'
+import { quoteFollowUpWorkflowId } from '../src/domains/automations/quote-follow-up/workflows/quote-follow-up.js'
 
 const DAY_MS = 1000
 /** Approval hours that make a window of this many milliseconds: an hour is DAY_MS / 24. */

@@ -1,7 +1,10 @@
 // The MCP tool catalogue is a public contract: any change to a name, description, input schema or
-// annotation shows up in review as a change to test/__snapshots__/tool-catalogue.json.
+// annotation shows up in review as a change to its domain's snapshot, tools.snapshot.json in the
+// domain's own folder (so a new domain brings its snapshot with it).
+import { readdirSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createRegistry } from '../src/domains/index.js'
+import { composition, createRegistry } from '../src/domains/index.js'
+import type { DomainDefinition } from '../src/core/domain.js'
 import { describeTool } from '../src/transports/mcp/catalogue.js'
 import { startTestApp, type TestApp } from './helpers/app.js'
 import { SPEC_TOOL_NAMES } from './helpers/spec-data.js'
@@ -9,17 +12,34 @@ import { SPEC_TOOL_NAMES } from './helpers/spec-data.js'
 const registry = createRegistry()
 
 describe('tool catalogue', () => {
-  it('matches the reviewed snapshot', async () => {
-    const catalogue = registry.mcpTools().map((op) => {
-      const { name, description, inputSchema, outputSchema, annotations } = describeTool(op, { underscoreNames: false })
-      return { name, description, inputSchema, outputSchema, annotations, cost: op.cost, access: op.access, available: !op.planned }
-    })
-    await expect(JSON.stringify(catalogue, null, 2) + '\n').toMatchFileSnapshot('./__snapshots__/tool-catalogue.json')
+  it('matches each domain\'s reviewed snapshot', async () => {
+    // Each domain's folder is the one whose index.ts exports it.
+    const folders = new Map<DomainDefinition, string>()
+    const root = new URL('../src/domains/', import.meta.url)
+    for (const entry of readdirSync(root, { withFileTypes: true })) {
+      if (!entry.isDirectory()) continue
+      const module = await import(new URL(`${entry.name}/index.ts`, root).href).catch(() => ({}))
+      for (const value of Object.values(module)) if (composition.domains.includes(value as never)) folders.set(value as DomainDefinition, entry.name)
+    }
+    for (const domain of composition.domains) {
+      const tools = domain.operations.filter((op) => op.mcp !== false)
+      if (!tools.length) continue
+      expect(folders.get(domain), `the folder of domain ${domain.name}`).toBeDefined()
+      const catalogue = tools.map((op) => {
+        const { name, description, inputSchema, outputSchema, annotations } = describeTool(op, { underscoreNames: false })
+        return { name, description, inputSchema, outputSchema, annotations, cost: op.cost, access: op.access, available: !op.planned }
+      })
+      await expect(JSON.stringify(catalogue, null, 2) + '\n').toMatchFileSnapshot(`../src/domains/${folders.get(domain)}/tools.snapshot.json`)
+    }
   })
 
-  it('is exactly the spec\'s tools, each with a description and an object input schema', () => {
+  it('is exactly the spec\'s tools (and tools that say why they go beyond it), each with a description and an object input schema', () => {
     const tools = registry.mcpTools()
-    expect(tools.map((t) => t.name).sort()).toEqual([...SPEC_TOOL_NAMES].sort())
+    expect(tools.filter((t) => !t.beyondSpec).map((t) => t.name).sort()).toEqual([...SPEC_TOOL_NAMES].sort())
+    for (const t of tools.filter((t) => t.beyondSpec)) {
+      expect(SPEC_TOOL_NAMES, `${t.name} is a spec tool: drop beyondSpec`).not.toContain(t.name)
+      expect(t.beyondSpec!.length, `${t.name}: why it goes beyond the spec`).toBeGreaterThan(20)
+    }
     for (const t of tools) {
       expect(t.description.length, t.name).toBeGreaterThan(20)
       expect((t.input as { type?: string }).type, t.name).toBe('object')
@@ -30,7 +50,7 @@ describe('tool catalogue', () => {
 
   it('keeps underscore names unique and reversible', () => {
     const names = registry.mcpTools().map((t) => t.name.replace('.', '_'))
-    expect(new Set(names).size).toBe(SPEC_TOOL_NAMES.length)
+    expect(new Set(names).size).toBe(names.length)
   })
 })
 
@@ -45,8 +65,8 @@ describe('GET /api/v1/mcp and the documents', () => {
     const res = await app.call('GET', '/api/v1/mcp')
     expect(res.status).toBe(200)
     expect(res.body.server).toMatchObject({ name: 'tradie-ops', version: '2.3.0', protocolVersion: '2024-11-05' })
-    expect(res.body.tools).toHaveLength(SPEC_TOOL_NAMES.length)
-    expect(res.body.tool_count).toBe(SPEC_TOOL_NAMES.length)
+    expect(res.body.tools.map((t: { name: string }) => t.name).sort()).toEqual(registry.mcpTools().map((t) => t.name).sort())
+    expect(res.body.tool_count).toBe(registry.mcpTools().length)
     expect(res.body.resources).toHaveLength(registry.resources.length)
   })
 

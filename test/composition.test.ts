@@ -7,7 +7,10 @@ import { composition, DOMAINS } from '../src/domains/index.js'
 import { composeDomains } from '../src/core/composition.js'
 import { defineDomain } from '../src/core/domain.js'
 import { defineOperation } from '../src/core/operation.js'
-import { checkWorkflowExports } from '../src/temporal/worker.js'
+import { checkWorkflowModules } from '../src/temporal/worker.js'
+import { workflowModules } from '../src/temporal/workflow-bundle.js'
+import { workflowTable } from '../src/temporal/workflow-table.js'
+import { workflowType } from '../src/temporal/contract.js'
 import { onboard, startTestApp, type TestApp } from './helpers/app.js'
 import { rpc } from './helpers/mcp.js'
 
@@ -43,22 +46,27 @@ describe('the domain list', () => {
     expect(() => composeDomains([gadgets, gadgets])).toThrow(/listed twice/)
   })
 
-  it('the worker\'s bundle exports exactly the workflows the domains define', () => {
-    expect(() => checkWorkflowExports(composition.workflows)).not.toThrow()
+  it('the bundle holds exactly the workflows the domains define, each from the file named after it', async () => {
+    const modules = workflowModules()
+    expect(() => checkWorkflowModules(composition.workflows, modules)).not.toThrow()
+    for (const definition of composition.workflows) {
+      const module = modules.find((m) => m.type === workflowType(definition))!
+      expect((await import(module.path))[module.type], module.path).toBe(definition.workflow)
+    }
     const [first, ...rest] = composition.workflows
-    expect(() => checkWorkflowExports(rest)).toThrow(new RegExp(`exports ${first!.workflow.name}, which no domain defines`))
-    expect(() => checkWorkflowExports(composition.workflows, {})).toThrow(/does not export/)
+    expect(() => checkWorkflowModules(rest, modules)).toThrow(new RegExp(`holds workflow ${first!.workflow.name}, which no domain defines`))
+    expect(() => checkWorkflowModules(composition.workflows, [])).toThrow(/no src\/domains\/\*\/workflows\/ file exports/)
   })
 
-  it('docs/architecture.md lists every composed workflow with its id and policies, and nothing else', () => {
-    // The id column is the definition's own id builder run on placeholders (<companyId>, <leadId>, ...),
-    // so a changed id, policy, added or removed workflow fails here until the table says it too.
-    const placeholders = new Proxy({}, { get: (_target, key) => `<${String(key)}>` })
-    const composed = composition.workflows.map((w) => `| ${w.workflow.name} | \`${w.id(placeholders as never)}\` | ${w.idConflictPolicy} / ${w.idReusePolicy} |`)
+  it('the workflow table is generated from the composition, and docs/architecture.md keeps no copy of it', () => {
+    // The id column is the definition's own id builder run on placeholders (<companyId>, <leadId>, ...).
+    const table = workflowTable(composition.workflows, workflowModules()).split('\n').slice(2)
+    expect(table).toHaveLength(composition.workflows.length)
+    expect(table).toContain('| invoiceChase | `invoice-chase:<companyId>:<invoiceId>` | USE_EXISTING / ALLOW_DUPLICATE_FAILED_ONLY | src/domains/automations/payment-chase/workflows/invoice-chase.ts | '
+      + composition.workflows.find((w) => workflowType(w) === 'invoiceChase')!.description + ' |')
     const doc = readFileSync(new URL('../docs/architecture.md', import.meta.url), 'utf8')
-    const table = doc.split('\n| Workflow type | Id | Conflict / reuse |\n|---|---|---|\n')[1]?.split('\n\n')[0]
-    expect(table, 'the workflow table in docs/architecture.md').toBeDefined()
-    expect(table!.split('\n').sort()).toEqual(composed.sort())
+    expect(doc).toContain('npm run -s workflows')
+    expect(doc).not.toContain('| Workflow type |')
   })
 
   it('every event a service emits is in the catalogue, or declared internal', () => {

@@ -6,7 +6,7 @@ import { waitFor } from './helpers/wait.js'
 import { rpc } from './helpers/mcp.js'
 import { connectClient } from '../src/temporal/connection.js'
 import type { Client } from '@temporalio/client'
-import { instantResponseWorkflowId } from '../workflows/instant-response.js'
+import { instantResponseWorkflowId } from '../src/domains/automations/instant-response/workflows/instant-response.js'
 
 let app: TestApp
 let temporal: Client

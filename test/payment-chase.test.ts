@@ -11,7 +11,7 @@ import { connectHttp } from './helpers/mcp.js'
 import { tool, toolError } from './helpers/tools.js'
 import { waitFor } from './helpers/wait.js'
 import { connectClient } from '../src/temporal/connection.js'
-import { invoiceChaseWorkflowId } from '../workflows/invoice-chase.js'
+import { invoiceChaseWorkflowId } from '../src/domains/automations/payment-chase/workflows/invoice-chase.js'
 
 const DAY_MS = 1000
 let app: TestApp

@@ -10,7 +10,7 @@ import { connectHttp } from './helpers/mcp.js'
 import { tool, toolError } from './helpers/tools.js'
 import { waitFor } from './helpers/wait.js'
 import { connectClient } from '../src/temporal/connection.js'
-import { quoteFollowUpWorkflowId } from '../workflows/quote-follow-up.js'
+import { quoteFollowUpWorkflowId } from '../src/domains/automations/quote-follow-up/workflows/quote-follow-up.js'
 
 const DAY_MS = 1000
 let app: TestApp

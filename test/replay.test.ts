@@ -1,21 +1,21 @@
 // Replay tests that can fail. The histories of real runs, recorded once and committed
-// (test/fixtures/histories/, re-recorded by `npm run record-histories`), are replayed against the
+// (src/domains/*/workflows/histories/, beside each workflow; re-recorded by `npm run record-histories`), are replayed against the
 // workflow bundle as the code is now: a change that makes a workflow decide differently on the
 // same events (a new activity, a reordered timer, a signal handled later) fails here. There must be
 // a fixture for every workflow type the composition defines, the named cases must still hold what
 // makes them that case, and the last test shows the check failing on a deliberately
 // non-deterministic copy of one workflow.
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { dirname, join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { bundleWorkflowCode, Worker, type WorkflowBundle } from '@temporalio/worker'
+import { Worker, type WorkflowBundle } from '@temporalio/worker'
 import { temporal as proto } from '@temporalio/proto'
 import { DeterminismViolationError } from '@temporalio/workflow'
 import { composition } from '../src/domains/index.js'
 import { workflowType } from '../src/temporal/contract.js'
 import { workflowBundle } from '../src/temporal/worker.js'
+import { bundleWorkflows, workflowModules } from '../src/temporal/workflow-bundle.js'
 import { readFixtures, type HistoryFixture } from './replay/histories.js'
 
 const EventType = proto.api.enums.v1.EventType
@@ -74,26 +74,17 @@ describe('recorded histories', () => {
   }, 120_000)
 
   it('fail on a non-deterministic change: a copy of trialLifecycle that calls its activity before the timer', async () => {
-    const source = fileURLToPath(new URL('../workflows/', import.meta.url))
+    const original = workflowModules().find((m) => m.type === 'trialLifecycle')!
     const dir = mkdtempSync(join(tmpdir(), 'nondeterministic-workflows-'))
     try {
-      cpSync(source, dir, { recursive: true })
-      const file = join(dir, 'trial-lifecycle.ts')
-      const code = readFileSync(file, 'utf8')
+      // The copy lives outside the project: its relative imports point back at the originals.
+      const code = readFileSync(original.path, 'utf8').replace(/(from ')(\.{1,2}\/[^']+)(')/g, (_all, pre: string, spec: string, post: string) => pre + resolve(dirname(original.path), spec) + post)
       const entry = 'export async function trialLifecycle(input: TrialLifecycleInput): Promise<TrialLifecycleResult> {\n'
       expect(code).toContain(entry)
       // An extra activity scheduled first, where the recorded run started its timer.
-      writeFileSync(file, code.replace(entry, `${entry}  await expireTrialIfUnpaid({ companyId: input.companyId })\n`))
-      const changed = await bundleWorkflowCode({
-        workflowsPath: join(dir, 'index.ts'),
-        webpackConfigHook: (config) => {
-          // The copy lives outside the project: resolve @temporalio/workflow from the project's node_modules.
-          const modules = [...(config.resolve?.modules ?? ['node_modules']), fileURLToPath(new URL('../node_modules', import.meta.url))]
-          config.resolve = { ...config.resolve, modules, extensionAlias: { '.js': ['.ts', '.js'] } }
-          return config
-        },
-        logger: { log: () => {}, trace: () => {}, debug: () => {}, info: () => {}, warn: () => {}, error: console.error },
-      })
+      const copy = join(dir, 'trial-lifecycle.ts')
+      writeFileSync(copy, code.replace(entry, `${entry}  await expireTrialIfUnpaid({ companyId: input.companyId })\n`))
+      const changed = await bundleWorkflows(workflowModules().map((m) => (m.type === original.type ? { ...m, path: copy } : m)))
       const trial = fixtures.filter((f) => f.workflowType === 'trialLifecycle')
       expect(trial.length).toBeGreaterThan(0)
       const results = await replay(changed, trial)

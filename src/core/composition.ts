@@ -6,7 +6,7 @@ import type { ActivityFactory, DomainDefinition } from './domain.js'
 import type { Deps } from './deps.js'
 import { Registry } from './registry.js'
 import { EventReactions } from './reactions.js'
-import type { AnyWorkflowDefinition } from '../temporal/contract.js'
+import type { ActivitiesNeededBy, AnyWorkflowDefinition } from '../temporal/contract.js'
 import { workflowType } from '../temporal/contract.js'
 
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never
@@ -14,6 +14,11 @@ type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) exten
 /** The merged activity functions of a domain list, typed (workflows `import type` this). */
 export type ActivitiesOf<D extends readonly DomainDefinition[]> = UnionToIntersection<
   { [K in keyof D]: D[K]['activities'] extends ActivityFactory ? ReturnType<D[K]['activities']> : never }[number]
+>
+
+/** Every activity the domains' workflows call: what the activity set must provide (activities/index.ts). */
+export type WorkflowActivitiesOf<D extends readonly DomainDefinition[]> = ActivitiesNeededBy<
+  { [K in keyof D]: D[K]['workflows'] extends readonly AnyWorkflowDefinition[] ? D[K]['workflows'][number] : never }[number][]
 >
 
 export interface Composition<D extends readonly DomainDefinition[]> {

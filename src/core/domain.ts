@@ -28,7 +28,7 @@ export interface DomainDefinition {
   operations: AnyOperation[]
   resources?: McpResource[]
   activities?: ActivityFactory
-  workflows?: AnyWorkflowDefinition[]
+  workflows?: readonly AnyWorkflowDefinition[]
   /** Domain events this domain writes to event_outbox (canonical dotted names): public, the webhook catalogue. */
   events?: readonly string[]
   /** Events this domain emits for reactions only (core/reactions.ts): never written, not webhooks. */

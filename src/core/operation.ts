@@ -55,6 +55,11 @@ export interface Operation<I extends TSchema = TSchema, O extends TSchema = TSch
   mcp?: boolean
   /** Set on tools whose domain is not built yet (see core/planned.ts). */
   planned?: { capability: string }
+  /**
+   * A tool the spec does not name says why it exists; every other tool must be one of the spec's
+   * (test/catalogue.test.ts compares with the spec's list).
+   */
+  beyondSpec?: string
   /** Runs before schema validation, to turn a specific input problem into its own error code. */
   precheck?: (ctx: OperationContext, raw: Record<string, unknown>) => Promise<void> | void
   run(ctx: OperationContext, input: Static<I>): Promise<Static<O>>

@@ -13,8 +13,8 @@ export type IdConflictPolicy = 'USE_EXISTING' | 'FAIL'
  */
 export type IdReusePolicy = 'REJECT_DUPLICATE' | 'ALLOW_DUPLICATE_FAILED_ONLY' | 'ALLOW_DUPLICATE'
 
-export interface WorkflowDefinition<I extends CompanyScoped = CompanyScoped, R = unknown> {
-  /** The workflow function, exported from workflows/index.ts under the same name. */
+export interface WorkflowDefinition<I extends CompanyScoped = CompanyScoped, R = unknown, A = unknown> {
+  /** The workflow function, exported under the same name by src/domains/<domain>/workflows/<its-name>.ts. */
   workflow: (input: I) => Promise<R>
   /** The id, from business keys only (never the clock), always prefixed by the company. */
   id: (input: I) => string
@@ -22,13 +22,29 @@ export interface WorkflowDefinition<I extends CompanyScoped = CompanyScoped, R =
   idReusePolicy: IdReusePolicy
   /** One sentence for operators: what the workflow does and why its id policy is what it is. */
   description: string
+  /**
+   * Type only, never set: the activities the workflow calls (its own XActivities interface), so the
+   * worker's activity set is checked against every composed workflow (activities/index.ts).
+   */
+  readonly activities?: A
 }
 
-export type AnyWorkflowDefinition = WorkflowDefinition<any, any>
+export type AnyWorkflowDefinition = WorkflowDefinition<any, any, any>
 
-export function defineWorkflow<I extends CompanyScoped, R>(definition: WorkflowDefinition<I, R>): WorkflowDefinition<I, R> {
-  return definition
+/**
+ * One workflow's definition, typed by the activity interface it declares:
+ * `defineWorkflow<QuoteFollowUpActivities>()({ workflow: quoteFollowUp, id: ..., ... })`.
+ */
+export function defineWorkflow<A>() {
+  return <I extends CompanyScoped, R>(definition: Omit<WorkflowDefinition<I, R, A>, 'activities'>): WorkflowDefinition<I, R, A> => definition
 }
+
+type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never
+
+/** Every activity a list of workflow definitions calls: the intersection of their activity interfaces. */
+export type ActivitiesNeededBy<W extends readonly AnyWorkflowDefinition[]> = UnionToIntersection<
+  W[number] extends infer D ? (D extends WorkflowDefinition<any, any, infer A> ? A : never) : never
+>
 
 /** What the workflow outbox stores for one start. */
 export interface WorkflowSpec {

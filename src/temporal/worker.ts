@@ -1,26 +1,27 @@
-// The Temporal worker: real workflows from workflows/, activities from createActivities(deps).
+// The Temporal worker: the domains' workflows (src/domains/*/workflows/), activities from createActivities(deps).
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker'
 import { createActivities } from '../../activities/index.js'
-import * as bundledWorkflows from '../../workflows/index.js'
 import type { Deps } from '../core/deps.js'
 import type { Logger } from '../logger.js'
 import { workflowType, type AnyWorkflowDefinition } from './contract.js'
-import { workflowBundle, type PrebuiltWorkflowBundle } from './workflow-bundle.js'
+import { workflowBundle, workflowModules, type PrebuiltWorkflowBundle, type WorkflowModule } from './workflow-bundle.js'
 
 export { workflowBundle } from './workflow-bundle.js'
 
 /**
- * webpack bundles one static entry (workflows/index.ts), so the domains' workflow definitions and
- * that entry must name the same functions: a definition the bundle lacks would only fail at its
- * first start, an export no domain defines could never be started. Checked before the worker runs.
+ * The bundle's entry is generated from the workflow modules in the domains' folders
+ * (workflow-bundle.ts), and the domains' definitions make workflows startable: both must name the
+ * same workflows. A definition without its module would only fail at its first start, a module no
+ * domain defines could never be started. Checked before the worker runs.
  */
-export function checkWorkflowExports(definitions: AnyWorkflowDefinition[], exported: Record<string, unknown> = bundledWorkflows): void {
+export function checkWorkflowModules(definitions: AnyWorkflowDefinition[], modules: WorkflowModule[] = workflowModules()): void {
   const problems: string[] = []
+  const bundled = new Set(modules.map((m) => m.type))
   for (const d of definitions) {
-    if (exported[workflowType(d)] !== d.workflow) problems.push(`workflows/index.ts does not export ${workflowType(d)}`)
+    if (!bundled.has(workflowType(d))) problems.push(`no src/domains/*/workflows/ file exports ${workflowType(d)} (the file is named after the function: ${workflowType(d).replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}.ts)`)
   }
   const defined = new Set(definitions.map(workflowType))
-  for (const name of Object.keys(exported)) if (!defined.has(name)) problems.push(`workflows/index.ts exports ${name}, which no domain defines`)
+  for (const m of modules) if (!defined.has(m.type)) problems.push(`${m.path} holds workflow ${m.type}, which no domain defines`)
   if (problems.length) throw new Error(`Workflow definitions and the bundle disagree: ${problems.join('; ')}`)
 }
 
@@ -61,7 +62,7 @@ export async function connectWorker(logger: Logger, address: string): Promise<Na
  * prebuilt: a bundle built ahead of time, instead of this process's own (see workflowBundle).
  */
 export async function startWorker(deps: Deps, connection: NativeConnection, definitions: AnyWorkflowDefinition[], prebuilt?: PrebuiltWorkflowBundle): Promise<RunningWorker> {
-  checkWorkflowExports(definitions)
+  checkWorkflowModules(definitions)
   installSdkLogging(deps.logger)
   const worker = await Worker.create({
     connection,

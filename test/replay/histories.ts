@@ -1,10 +1,12 @@
-// Recorded workflow histories, committed as fixtures (test/fixtures/histories/<workflowType>-<case>.json)
-// by `npm run record-histories` (test/replay/record-histories.ts) and replayed by test/replay.test.ts
+// Recorded workflow histories, committed as fixtures beside their workflow
+// (src/domains/<domain>/workflows/histories/<workflowType>-<case>.json) by `npm run record-histories` (test/replay/record-histories.ts) and replayed by test/replay.test.ts
 // against the workflow code as it is now. A fixture is a real run's history, so a change that
 // makes the code decide differently on the same events fails the replay.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
+import { dirname, join } from 'node:path'
+import type { Client } from '@temporalio/client'
 import { temporal } from '@temporalio/proto'
+import { workflowModules } from '../../src/temporal/workflow-bundle.js'
 
 type History = temporal.api.history.v1.IHistory
 const { History } = temporal.api.history.v1
@@ -14,7 +16,12 @@ const { History } = temporal.api.history.v1
  */
 const TO_JSON = { enums: String, longs: String, bytes: String, defaults: false } as const
 
-export const HISTORIES_DIR = fileURLToPath(new URL('../fixtures/histories/', import.meta.url))
+/** Where a workflow type's fixtures live: histories/ beside its module. */
+export function historiesDir(workflowType: string): string {
+  const module = workflowModules().find((m) => m.type === workflowType)
+  if (!module) throw new Error(`no workflow module for ${workflowType}`)
+  return join(dirname(module.path), 'histories')
+}
 
 export interface HistoryFixture {
   /** The file name without .json: <workflowType>-<case>. */
@@ -27,21 +34,38 @@ export interface HistoryFixture {
 }
 
 export function readFixtures(): HistoryFixture[] {
-  if (!existsSync(HISTORIES_DIR)) return []
-  return readdirSync(HISTORIES_DIR).filter((f) => f.endsWith('.json')).sort().map((file) => {
-    const stored = JSON.parse(readFileSync(HISTORIES_DIR + file, 'utf8')) as Omit<HistoryFixture, 'name' | 'history'> & { history: unknown }
-    return { ...stored, name: file.slice(0, -'.json'.length), history: History.fromObject(stored.history as Record<string, unknown>) }
+  const fixtures: HistoryFixture[] = []
+  for (const { type } of workflowModules()) {
+    const dir = historiesDir(type)
+    if (!existsSync(dir)) continue
+    for (const file of readdirSync(dir).filter((f) => f.startsWith(`${type}-`) && f.endsWith('.json')).sort()) {
+      const stored = JSON.parse(readFileSync(join(dir, file), 'utf8')) as Omit<HistoryFixture, 'name' | 'history'> & { history: unknown }
+      fixtures.push({ ...stored, name: file.slice(0, -'.json'.length), history: History.fromObject(stored.history as Record<string, unknown>) })
+    }
+  }
+  return fixtures
+}
+
+/** Replaces the fixtures of every workflow type recorded here with these (a re-recording drops cases no longer recorded). */
+export function writeFixtures(fixtures: Omit<HistoryFixture, 'name'>[]): string[] {
+  for (const type of new Set(fixtures.map((f) => f.workflowType))) {
+    const dir = historiesDir(type)
+    if (existsSync(dir)) for (const file of readdirSync(dir)) if (file.startsWith(`${type}-`)) rmSync(join(dir, file))
+  }
+  return fixtures.map((f) => {
+    const name = `${f.workflowType}-${f.case}`
+    const dir = historiesDir(f.workflowType)
+    mkdirSync(dir, { recursive: true })
+    const body = { workflowType: f.workflowType, workflowId: f.workflowId, case: f.case, history: History.toObject(History.fromObject(f.history as Record<string, unknown>), TO_JSON) }
+    writeFileSync(join(dir, `${name}.json`), `${JSON.stringify(body, null, 1)}\n`)
+    return name
   })
 }
 
-/** Replaces every fixture with these (a re-recording drops cases no longer recorded). */
-export function writeFixtures(fixtures: Omit<HistoryFixture, 'name'>[]): string[] {
-  rmSync(HISTORIES_DIR, { recursive: true, force: true })
-  mkdirSync(HISTORIES_DIR, { recursive: true })
-  return fixtures.map((f) => {
-    const name = `${f.workflowType}-${f.case}`
-    const body = { workflowType: f.workflowType, workflowId: f.workflowId, case: f.case, history: History.toObject(History.fromObject(f.history as Record<string, unknown>), TO_JSON) }
-    writeFileSync(`${HISTORIES_DIR}${name}.json`, `${JSON.stringify(body, null, 1)}\n`)
-    return name
-  })
+/** Fetches a finished run's history and writes it as the fixture of its type and case (a folder's own recorder uses this). */
+export async function recordRun(temporal: Client, workflowId: string, fixtureCase: string): Promise<string> {
+  const handle = temporal.workflow.getHandle(workflowId)
+  const { type } = await handle.describe()
+  await handle.result()
+  return writeFixtures([{ workflowType: type, workflowId, case: fixtureCase, history: await handle.fetchHistory() }])[0]!
 }

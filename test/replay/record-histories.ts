@@ -4,8 +4,10 @@
 // type the composition defines, and the cases replay must keep covering (an approval decided both
 // ways, a gated action approved, a follow-up and a chase stopped by their signal, a webhook delivered
 // after two failed attempts, a job flow nudged by jobs.complete). Each history is fetched with
-// getHandle(id).fetchHistory() and written to test/fixtures/histories/. Re-record after a deliberate,
+// getHandle(id).fetchHistory() and written beside each workflow (src/domains/*/workflows/histories/). Re-record after a deliberate,
 // versioned change to a workflow; a failing replay without such a change is a nondeterminism bug.
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterAll, beforeAll, expect, inject, it } from 'vitest'
 import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js'
 import type { Client, WorkflowExecutionInfo } from '@temporalio/client'
@@ -18,15 +20,17 @@ import { waitFor } from '../helpers/wait.js'
 import { composition } from '../../src/domains/index.js'
 import { connectClient } from '../../src/temporal/connection.js'
 import { workflowType } from '../../src/temporal/contract.js'
-import { dailySummaryWorkflowId } from '../../workflows/daily-summary.js'
-import { invoiceChaseWorkflowId } from '../../workflows/invoice-chase.js'
-import { quoteFollowUpWorkflowId } from '../../workflows/quote-follow-up.js'
-import { referralOfferWorkflowId } from '../../workflows/referral-offer.js'
-import { webhookDeliveryWorkflowId } from '../../workflows/webhook-delivery.js'
-import { writeFixtures, type HistoryFixture } from './histories.js'
+import { dailySummaryWorkflowId } from '../../src/domains/automations/daily-summary/workflows/daily-summary.js'
+import { invoiceChaseWorkflowId } from '../../src/domains/automations/payment-chase/workflows/invoice-chase.js'
+import { quoteFollowUpWorkflowId } from '../../src/domains/automations/quote-follow-up/workflows/quote-follow-up.js'
+import { referralOfferWorkflowId } from '../../src/domains/automations/client-outreach/workflows/referral-offer.js'
+import { webhookDeliveryWorkflowId } from '../../src/domains/webhooks/workflows/webhook-delivery.js'
+import { historiesDir, writeFixtures, type HistoryFixture } from './histories.js'
 
 const EventType = proto.api.enums.v1.EventType
-const TYPES = composition.workflows.map(workflowType).sort()
+// A workflow whose folder holds its own recorder (workflows/histories/record.ts, run by the same
+// command) is recorded there; this file records the rest.
+const TYPES = composition.workflows.map(workflowType).filter((t) => !existsSync(join(historiesDir(t), 'record.ts'))).sort()
 
 let app: TestApp
 let temporal: Client

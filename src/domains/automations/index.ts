@@ -4,8 +4,7 @@
 // from here (test/automation-boundaries.test.ts): domains emit events, automations react.
 import { defineDomain } from '../../core/domain.js'
 import type { Reaction } from '../../core/reactions.js'
-import type { AnyWorkflowDefinition } from '../../temporal/contract.js'
-import { AUTOMATION_TOGGLED, AutomationCatalogue, controlOperations, engineActivities, featureActivities } from './engine/index.js'
+import { AUTOMATION_TOGGLED, AutomationCatalogue, controlOperations, engineActivities, featureActivities, featureWorkflows } from './engine/index.js'
 import { instantResponseFeature } from './instant-response/index.js'
 import { teamNotifyFeature } from './team-notify/index.js'
 import { quoteFollowUpFeature } from './quote-follow-up/index.js'
@@ -15,7 +14,8 @@ import { clientOutreachFeature } from './client-outreach/index.js'
 import { dailySummaryFeature } from './daily-summary/index.js'
 import { syncContactFeature } from './sync-contact/index.js'
 import { reportsFeature } from './reports/index.js'
-import type { AutomationWorkflowActivities } from './workflow-activities.js'
+import type { ActivitiesNeededBy } from '../../temporal/contract.js'
+import type { SendMessageActivities } from '../../../workflows/messages.js'
 
 /** The automation features, in the toolset's order (workflows.list shows the catalogue in this order too). */
 const FEATURES = [
@@ -32,6 +32,9 @@ const FEATURES = [
 
 const automationCatalogue = new AutomationCatalogue(FEATURES.flatMap((f) => f.automations))
 const activities = featureActivities(FEATURES)
+const workflows = featureWorkflows(FEATURES)
+/** What the automations' workflows ask of this domain's activities: all of it but sendMessage, which comms provides. */
+type AutomationWorkflowActivities = Omit<ActivitiesNeededBy<typeof workflows>, keyof SendMessageActivities>
 const [first, ...rest] = FEATURES
 
 /** Automations: the toolset is called "workflows", as in the spec. */
@@ -41,7 +44,7 @@ export const automationsDomain = defineDomain({
   // The control tools (workflows.list ... reject_action) follow workflows.instant_response, as in the spec.
   operations: [...first.operations, ...controlOperations(automationCatalogue), ...rest.flatMap((f) => f.operations)],
   activities: (deps) => ({ ...engineActivities(deps), ...activities(deps) }) satisfies AutomationWorkflowActivities,
-  workflows: FEATURES.flatMap((f): AnyWorkflowDefinition[] => ('workflows' in f ? f.workflows : [])),
+  workflows,
   internalEvents: [AUTOMATION_TOGGLED],
   reactions: FEATURES.flatMap((f): Reaction[] => ('reactions' in f ? f.reactions : [])),
 })

@@ -3,7 +3,7 @@ import { billingOperations } from './operations.js'
 import { getBilling, getUsage } from './service.js'
 import { expireTrialIfUnpaid } from './subscription.js'
 import { trialLifecycleDefinition } from './trial.js'
-import type { TrialLifecycleActivities } from '../../../workflows/trial-lifecycle.js'
+import type { TrialLifecycleActivities } from './workflows/trial-lifecycle.js'
 
 export const billingDomain = defineDomain({
   name: 'billing',

@@ -1,9 +1,9 @@
 // The trial of a paid plan chosen without a payment method: one workflow per trial period (the id
 // carries the period's end), so a later trial of the same company gets its own run.
 import { defineWorkflow, workflowStart } from '../../temporal/contract.js'
-import { trialLifecycle, trialLifecycleWorkflowId } from '../../../workflows/trial-lifecycle.js'
+import { trialLifecycle, trialLifecycleWorkflowId, type TrialLifecycleActivities } from './workflows/trial-lifecycle.js'
 
-export const trialLifecycleDefinition = defineWorkflow({
+export const trialLifecycleDefinition = defineWorkflow<TrialLifecycleActivities>()({
   workflow: trialLifecycle,
   id: trialLifecycleWorkflowId,
   idConflictPolicy: 'USE_EXISTING',

@@ -4,12 +4,12 @@
 import type postgres from 'postgres'
 import { defineWorkflow, workflowStart, type WorkflowSpec } from '../../temporal/contract.js'
 import { reserveOrRefuse } from '../billing/message-quota.js'
-import { deliverMessages, deliverMessagesWorkflowId, type DeliverMessagesInput } from '../../../workflows/deliver-messages.js'
+import { deliverMessages, deliverMessagesWorkflowId, type DeliverMessagesInput, type DeliverMessagesActivities } from './workflows/deliver-messages.js'
 import type { QueuedMessage } from '../../../workflows/messages.js'
 
 export type { QueuedMessage, DeliverMessagesInput }
 
-export const deliverMessagesDefinition = defineWorkflow({
+export const deliverMessagesDefinition = defineWorkflow<DeliverMessagesActivities>()({
   workflow: deliverMessages,
   id: deliverMessagesWorkflowId,
   idConflictPolicy: 'USE_EXISTING',

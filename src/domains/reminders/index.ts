@@ -2,7 +2,7 @@ import { defineDomain } from '../../core/domain.js'
 import { reminderOperations } from './operations.js'
 import { listReminders } from './service.js'
 import { fireReminder, reminderTimerDefinition } from './timer.js'
-import type { ReminderTimerActivities } from '../../../workflows/reminder-timer.js'
+import type { ReminderTimerActivities } from './workflows/reminder-timer.js'
 
 export const remindersDomain = defineDomain({
   name: 'reminders',

@@ -2,7 +2,7 @@
 import type postgres from 'postgres'
 import { cappedCount, limitOffset, whereAll, type Page } from '../../core/paging.js'
 import { localDateTime } from '../../core/zoned-time.js'
-import { reminderTimerWorkflowId } from '../../../workflows/reminder-timer.js'
+import { reminderTimerWorkflowId } from './workflows/reminder-timer.js'
 import type { NotifyChannel } from './schema.js'
 
 export interface ReminderRow {

@@ -6,13 +6,13 @@ import { isAuMobile } from '../../core/phone.js'
 import { localDateTime } from '../../core/zoned-time.js'
 import { withTenant } from '../../db/sql.js'
 import { defineWorkflow, workflowStart } from '../../temporal/contract.js'
-import { reminderTimer, reminderTimerWorkflowId, type FireDecision, type ReminderTimerInput, type ReminderTimerResult } from '../../../workflows/reminder-timer.js'
+import { reminderTimer, reminderTimerWorkflowId, type FireDecision, type ReminderTimerInput, type ReminderTimerResult, type ReminderTimerActivities } from './workflows/reminder-timer.js'
 import type { QueuedMessage } from '../../../workflows/messages.js'
 import { lockReminderToFire, markReminderFired, type FireRow } from './queries.js'
 
 export type { FireDecision, ReminderTimerInput, ReminderTimerResult }
 
-export const reminderTimerDefinition = defineWorkflow({
+export const reminderTimerDefinition = defineWorkflow<ReminderTimerActivities>()({
   workflow: reminderTimer,
   id: reminderTimerWorkflowId,
   idConflictPolicy: 'USE_EXISTING',

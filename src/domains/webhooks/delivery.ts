@@ -4,7 +4,7 @@
 import type { Deps } from '../../core/deps.js'
 import { withTenant } from '../../db/sql.js'
 import { defineWorkflow } from '../../temporal/contract.js'
-import { webhookDelivery, webhookDeliveryWorkflowId, type AttemptResult, type WebhookDeliveryInput } from '../../../workflows/webhook-delivery.js'
+import { webhookDelivery, webhookDeliveryWorkflowId, type AttemptResult, type WebhookDeliveryInput, type WebhookDeliveryActivities } from './workflows/webhook-delivery.js'
 import { sendMessage } from '../comms/send.js'
 import { escapeHtml } from '../../core/html-escape.js'
 import { postWebhook } from './http-post.js'
@@ -16,7 +16,7 @@ import {
 
 export type { AttemptResult, WebhookDeliveryInput }
 
-export const webhookDeliveryDefinition = defineWorkflow({
+export const webhookDeliveryDefinition = defineWorkflow<WebhookDeliveryActivities>()({
   workflow: webhookDelivery,
   id: webhookDeliveryWorkflowId,
   idConflictPolicy: 'USE_EXISTING',

@@ -1,7 +1,7 @@
 import { defineDomain } from '../../core/domain.js'
 import { webhookOperations } from './operations.js'
 import { attemptWebhookDelivery, webhookDeliveryDefinition } from './delivery.js'
-import type { WebhookDeliveryActivities } from '../../../workflows/webhook-delivery.js'
+import type { WebhookDeliveryActivities } from './workflows/webhook-delivery.js'
 
 export const webhooksDomain = defineDomain({
   name: 'webhooks',

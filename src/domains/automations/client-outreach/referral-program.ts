@@ -13,7 +13,7 @@ import { isAuMobile } from '../../../core/phone.js'
 import { withTenant } from '../../../db/sql.js'
 import { defineWorkflow, workflowStart } from '../../../temporal/contract.js'
 import type { StartAfterCommit } from '../../../temporal/outbox.js'
-import { referralOffer, referralOfferWorkflowId, type ReferralOfferInput, type ReferralPlan } from '../../../../workflows/referral-offer.js'
+import { referralOffer, referralOfferWorkflowId, type ReferralOfferInput, type ReferralPlan, type ReferralOfferActivities } from './workflows/referral-offer.js'
 import { findJob } from '../../jobs/queries.js'
 import { automationChoice, recordRunStarted } from '../engine/settings.js'
 import { referralProgramAutomation } from './automation.js'
@@ -34,7 +34,7 @@ export type ReferralSettingsValue = SettingsOf<typeof referralProgramAutomation>
 
 export type { ReferralOfferInput, ReferralPlan }
 
-export const referralOfferDefinition = defineWorkflow({
+export const referralOfferDefinition = defineWorkflow<ReferralOfferActivities>()({
   workflow: referralOffer,
   id: referralOfferWorkflowId,
   idConflictPolicy: 'USE_EXISTING',

@@ -18,7 +18,7 @@ import { closed, REVIEW_PLATFORMS } from '../../shared-schema.js'
 import { automationChoice } from '../engine/settings.js'
 import { startReviewBooster } from './review-booster.js'
 import { reviewBoosterAutomation } from './automation.js'
-import { reviewBoosterWorkflowId } from '../../../../workflows/review-booster.js'
+import { reviewBoosterWorkflowId } from './workflows/review-booster.js'
 import { workflowIdSql } from '../../../temporal/contract.js'
 
 const DAY_MS = 86_400_000

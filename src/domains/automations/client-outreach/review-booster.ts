@@ -13,7 +13,7 @@ import { isAuMobile } from '../../../core/phone.js'
 import { withTenant } from '../../../db/sql.js'
 import { defineWorkflow, workflowStart } from '../../../temporal/contract.js'
 import { withTenantThenStart, type StartAfterCommit } from '../../../temporal/outbox.js'
-import { reviewBooster, reviewBoosterWorkflowId, type ReviewBoosterInput, type ReviewStep, type ReviewStepInput, type ReviewStepOutcome, type ReviewStepPlan } from '../../../../workflows/review-booster.js'
+import { reviewBooster, reviewBoosterWorkflowId, type ReviewBoosterInput, type ReviewStep, type ReviewStepInput, type ReviewStepOutcome, type ReviewStepPlan, type ReviewBoosterActivities } from './workflows/review-booster.js'
 import { optedOutSince } from '../../comms/record.js'
 import { findJob } from '../../jobs/queries.js'
 import { prepareReviewRequest } from '../../reviews/request.js'
@@ -34,7 +34,7 @@ export type { ReviewBoosterInput, ReviewStep, ReviewStepOutcome, ReviewStepPlan 
 export type ReviewBoosterSettingsValue = SettingsOf<typeof reviewBoosterAutomation>
 
 
-export const reviewBoosterDefinition = defineWorkflow({
+export const reviewBoosterDefinition = defineWorkflow<ReviewBoosterActivities>()({
   workflow: reviewBooster,
   id: reviewBoosterWorkflowId,
   idConflictPolicy: 'USE_EXISTING',

@@ -17,7 +17,7 @@ import { DateTime } from '../../../core/schema-helpers.js'
 import { localDate } from '../../../core/zoned-time.js'
 import { withTenant } from '../../../db/sql.js'
 import { defineWorkflow, workflowStart } from '../../../temporal/contract.js'
-import { dailySummary, dailySummaryWorkflowId, type DailySummaryInput, type DailySummaryPlan } from '../../../../workflows/daily-summary.js'
+import { dailySummary, dailySummaryWorkflowId, type DailySummaryInput, type DailySummaryPlan, type DailySummaryActivities } from './workflows/daily-summary.js'
 import { companyTimeZone, isCalendarDate } from '../../analytics/window.js'
 import { closed, DateOnly } from '../../shared-schema.js'
 import { dayFigures, DayFiguresSchema, openFigures, OpenFiguresSchema, summaryText } from './daily-summary-figures.js'
@@ -29,7 +29,7 @@ export const dailySummaryScheduleId = (companyId: string) => dailySummaryWorkflo
 
 export type { DailySummaryInput, DailySummaryPlan }
 
-export const dailySummaryDefinition = defineWorkflow({
+export const dailySummaryDefinition = defineWorkflow<DailySummaryActivities>()({
   workflow: dailySummary,
   id: dailySummaryWorkflowId,
   idConflictPolicy: 'USE_EXISTING',

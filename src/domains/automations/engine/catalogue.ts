@@ -58,7 +58,7 @@ export interface AutomationFeature {
   automations: AutomationEntry[]
   operations: AnyOperation[]
   activities?: ActivityFactory
-  workflows?: AnyWorkflowDefinition[]
+  workflows?: readonly AnyWorkflowDefinition[]
   reactions?: Reaction[]
 }
 
@@ -86,6 +86,15 @@ export function featureActivities<const F extends readonly AutomationFeature[]>(
     }
     return all as FeatureActivities<F>
   }
+}
+
+/** The workflow definitions of a feature list, each keeping its type (so its activity interface). */
+export type FeatureWorkflow<F extends readonly AutomationFeature[]> = {
+  [K in keyof F]: F[K]['workflows'] extends readonly AnyWorkflowDefinition[] ? F[K]['workflows'][number] : never
+}[number]
+
+export function featureWorkflows<const F extends readonly AutomationFeature[]>(features: F): FeatureWorkflow<F>[] {
+  return features.flatMap((f) => (f.workflows ?? []) as FeatureWorkflow<F>[])
 }
 
 /** The catalogue of a feature list, in its order; a key or tool listed twice is refused. */

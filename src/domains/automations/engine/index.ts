@@ -7,7 +7,7 @@ import { recordPendingAction, settlePendingAction } from './approval.js'
 import { finishAutomationRun, recordAutomationStep, type RunFinishRecord, type RunStepRecord } from './run-progress.js'
 
 export { controlOperations } from './control-operations.js'
-export { AutomationCatalogue, defineAutomation, defineFeature, featureActivities, type AutomationEntry, type AutomationFeature } from './catalogue.js'
+export { AutomationCatalogue, defineAutomation, defineFeature, featureActivities, featureWorkflows, type AutomationEntry, type AutomationFeature } from './catalogue.js'
 
 /** Internal event (reactions only): workflows.toggle saved a company's choice for automation `key`. */
 export const AUTOMATION_TOGGLED = 'automation.toggled'

@@ -8,7 +8,7 @@ import { findLead } from '../../leads/queries.js'
 import { moveLeadStatus } from '../../leads/status.js'
 import { htmlToText, loadTemplate, render } from '../engine/templates.js'
 import { defineWorkflow, workflowStart } from '../../../temporal/contract.js'
-import { instantResponse, instantResponseWorkflowId, type InstantResponseInput, type InstantResponsePlan, type PlannedMessage } from '../../../../workflows/instant-response.js'
+import { instantResponse, instantResponseWorkflowId, type InstantResponseInput, type InstantResponsePlan, type PlannedMessage, type InstantResponseActivities } from './workflows/instant-response.js'
 import { instantResponseAutomation } from './automation.js'
 
 export const INSTANT_RESPONSE = instantResponseAutomation.key
@@ -18,7 +18,7 @@ export type { InstantResponseInput, InstantResponsePlan, PlannedMessage }
 export const INSTANT_RESPONSE_DEADLINE_SECONDS = 30
 
 /** The instant-response run for a lead: one per lead while it succeeds; a failed run may be run again on request. */
-export const instantResponseDefinition = defineWorkflow({
+export const instantResponseDefinition = defineWorkflow<InstantResponseActivities>()({
   workflow: instantResponse,
   id: instantResponseWorkflowId,
   idConflictPolicy: 'USE_EXISTING',

@@ -13,7 +13,7 @@ import { localDate, zonedToInstant } from '../../../core/zoned-time.js'
 import { withTenant } from '../../../db/sql.js'
 import { defineWorkflow, workflowStart } from '../../../temporal/contract.js'
 import { enqueueWorkflow, withTenantThenStart } from '../../../temporal/outbox.js'
-import { processLead, processLeadWorkflowId, type ProcessLeadInput, type ProcessLeadResult } from '../../../../workflows/process-lead.js'
+import { processLead, processLeadWorkflowId, type ProcessLeadInput, type ProcessLeadResult, type ProcessLeadActivities } from './workflows/process-lead.js'
 import { findLead } from '../../leads/queries.js'
 import { updateLead } from '../../leads/service.js'
 import { createReminder } from '../../reminders/service.js'
@@ -32,7 +32,7 @@ const REMINDER_NOTE = 'Created by workflows.process_lead'
 
 export type { ProcessLeadInput, ProcessLeadResult }
 
-export const processLeadDefinition = defineWorkflow({
+export const processLeadDefinition = defineWorkflow<ProcessLeadActivities>()({
   workflow: processLead,
   id: processLeadWorkflowId,
   idConflictPolicy: 'USE_EXISTING',

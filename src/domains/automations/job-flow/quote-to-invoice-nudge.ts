@@ -2,7 +2,7 @@
 // job-flow reaction to job.changed calls this after a job's change commits, so the run looks at the
 // database at once rather than at its next periodic recheck.
 import type { WorkflowDispatcher } from '../../../temporal/outbox.js'
-import { jobChangedSignal, quoteToInvoiceWorkflowId } from '../../../../workflows/quote-to-invoice.js'
+import { jobChangedSignal, quoteToInvoiceWorkflowId } from './workflows/quote-to-invoice.js'
 
 /** Fire and forget: the run may not exist (no quote_to_invoice for this quote), which is fine. */
 export function nudgeQuoteToInvoice(deps: { workflows: WorkflowDispatcher }, companyId: string, job: { status: string; quoteId: string | null }): void {

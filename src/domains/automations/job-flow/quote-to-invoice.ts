@@ -13,7 +13,7 @@ import { Nullable } from '../../../core/schema-helpers.js'
 import { withTenant } from '../../../db/sql.js'
 import { defineWorkflow, workflowStart } from '../../../temporal/contract.js'
 import { withTenantThenStart } from '../../../temporal/outbox.js'
-import { quoteToInvoice, quoteToInvoiceWorkflowId, type QuoteJobStep, type QuoteToInvoiceInput, type QuoteToInvoiceResult } from '../../../../workflows/quote-to-invoice.js'
+import { quoteToInvoice, quoteToInvoiceWorkflowId, type QuoteJobStep, type QuoteToInvoiceInput, type QuoteToInvoiceResult, type QuoteToInvoiceActivities } from './workflows/quote-to-invoice.js'
 import { createJob } from '../../jobs/service.js'
 import { findQuote } from '../../quotes/queries.js'
 import { closed, Id } from '../../shared-schema.js'
@@ -26,7 +26,7 @@ export const QUOTE_TO_INVOICE = quoteToInvoiceAutomation.key
 
 export type { QuoteJobStep, QuoteToInvoiceInput, QuoteToInvoiceResult }
 
-export const quoteToInvoiceDefinition = defineWorkflow({
+export const quoteToInvoiceDefinition = defineWorkflow<QuoteToInvoiceActivities>()({
   workflow: quoteToInvoice,
   id: quoteToInvoiceWorkflowId,
   idConflictPolicy: 'USE_EXISTING',

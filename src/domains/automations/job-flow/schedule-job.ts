@@ -13,7 +13,7 @@ import { localDate, zonedToInstant } from '../../../core/zoned-time.js'
 import { withTenant } from '../../../db/sql.js'
 import { defineWorkflow, workflowStart } from '../../../temporal/contract.js'
 import { withTenantThenStart } from '../../../temporal/outbox.js'
-import { scheduleJob, scheduleJobWorkflowId, type ScheduleJobInput, type ScheduleJobResult } from '../../../../workflows/schedule-job.js'
+import { scheduleJob, scheduleJobWorkflowId, type ScheduleJobInput, type ScheduleJobResult, type ScheduleJobActivities } from './workflows/schedule-job.js'
 import { updateJob } from '../../jobs/service.js'
 import { AuState, closed, Id } from '../../shared-schema.js'
 import { businessDayAfter, type AuStateCode } from '../engine/business-days.js'
@@ -25,7 +25,7 @@ export const SCHEDULE_JOB = scheduleJobAutomation.key
 
 export type { ScheduleJobInput, ScheduleJobResult }
 
-export const scheduleJobDefinition = defineWorkflow({
+export const scheduleJobDefinition = defineWorkflow<ScheduleJobActivities>()({
   workflow: scheduleJob,
   id: scheduleJobWorkflowId,
   idConflictPolicy: 'USE_EXISTING',

@@ -9,7 +9,7 @@ import { WRITE } from '../../../core/annotations.js'
 import { Nullable } from '../../../core/schema-helpers.js'
 import { defineWorkflow, workflowStart } from '../../../temporal/contract.js'
 import { withTenantThenStart } from '../../../temporal/outbox.js'
-import { triggerInvoice, triggerInvoiceWorkflowId, type TriggerInvoiceInput, type TriggerInvoiceResult } from '../../../../workflows/trigger-invoice.js'
+import { triggerInvoice, triggerInvoiceWorkflowId, type TriggerInvoiceInput, type TriggerInvoiceResult, type TriggerInvoiceActivities } from './workflows/trigger-invoice.js'
 import { closed, Id } from '../../shared-schema.js'
 import { existingFinalInvoice, InvoiceSummarySchema, presentSummary } from './invoice-job.js'
 import { assertId, awaitShortRun, nextRunNumber, RunStatus } from './job-flow-common.js'
@@ -24,7 +24,7 @@ export type InvoiceFlowSettingsValue = Static<typeof InvoiceFlowSettings>
 
 export type { TriggerInvoiceInput, TriggerInvoiceResult }
 
-export const triggerInvoiceDefinition = defineWorkflow({
+export const triggerInvoiceDefinition = defineWorkflow<TriggerInvoiceActivities>()({
   workflow: triggerInvoice,
   id: triggerInvoiceWorkflowId,
   idConflictPolicy: 'USE_EXISTING',

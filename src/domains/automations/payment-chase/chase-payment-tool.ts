@@ -16,7 +16,7 @@ import { startInvoiceChase } from './chase-payment.js'
 import type { ChannelChoice } from '../quote-follow-up/follow-up-quote.js'
 import { chasePaymentAutomation } from './automation.js'
 import { companyToday } from '../../../core/company-time.js'
-import { invoiceChaseWorkflowId } from '../../../../workflows/invoice-chase.js'
+import { invoiceChaseWorkflowId } from './workflows/invoice-chase.js'
 import { workflowIdSql } from '../../../temporal/contract.js'
 
 const SCAN_LIMIT = 200

@@ -13,7 +13,7 @@ import { localDate, zonedToInstant } from '../../../core/zoned-time.js'
 import { withTenant } from '../../../db/sql.js'
 import { defineWorkflow, workflowStart } from '../../../temporal/contract.js'
 import type { StartAfterCommit } from '../../../temporal/outbox.js'
-import { chaseRecheckSignal, invoiceChase, invoiceChaseWorkflowId, type ChaseStepPlan, type InvoiceChaseInput, type InvoiceChaseStep } from '../../../../workflows/invoice-chase.js'
+import { chaseRecheckSignal, invoiceChase, invoiceChaseWorkflowId, type ChaseStepPlan, type InvoiceChaseInput, type InvoiceChaseStep, type InvoiceChaseActivities } from './workflows/invoice-chase.js'
 import type { ChannelChoice, QueuedMessage } from '../../../../workflows/messages.js'
 import { publicInvoiceUrl } from '../../invoicing/queries.js'
 import { chaseMessage, type ChaseTone } from './chase-templates.js'
@@ -32,7 +32,7 @@ export type ChasePaymentSettingsValue = SettingsOf<typeof chasePaymentAutomation
 
 export type { ChaseStepPlan, InvoiceChaseInput, InvoiceChaseStep }
 
-export const invoiceChaseDefinition = defineWorkflow({
+export const invoiceChaseDefinition = defineWorkflow<InvoiceChaseActivities>()({
   workflow: invoiceChase,
   id: invoiceChaseWorkflowId,
   idConflictPolicy: 'USE_EXISTING',

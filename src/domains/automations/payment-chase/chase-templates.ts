@@ -4,7 +4,7 @@
 // 3 March", "is due today" or "was due on 3 March"), {days_overdue}, {link}.
 import type postgres from 'postgres'
 import { htmlToText, render, type Template } from '../engine/templates.js'
-import type { ChaseTone } from '../../../../workflows/invoice-chase.js'
+import type { ChaseTone } from './workflows/invoice-chase.js'
 
 export type { ChaseTone }
 

@@ -15,7 +15,7 @@ import { automationChoice } from '../engine/settings.js'
 import { startQuoteFollowUp, type ChannelChoice } from './follow-up-quote.js'
 import { followUpQuoteAutomation } from './automation.js'
 import { companyToday } from '../../../core/company-time.js'
-import { quoteFollowUpWorkflowId } from '../../../../workflows/quote-follow-up.js'
+import { quoteFollowUpWorkflowId } from './workflows/quote-follow-up.js'
 import { workflowIdSql } from '../../../temporal/contract.js'
 
 /** How many pending quotes one scan handles (oldest sends first); call again for the rest. */

@@ -14,7 +14,7 @@ import { zonedToInstant, localDate } from '../../../core/zoned-time.js'
 import { withTenant } from '../../../db/sql.js'
 import { defineWorkflow, workflowStart } from '../../../temporal/contract.js'
 import type { StartAfterCommit } from '../../../temporal/outbox.js'
-import { quoteFollowUp, quoteFollowUpWorkflowId, quoteRecheckSignal, type FollowUpPlan, type QuoteCheck, type QuoteFollowUpInput } from '../../../../workflows/quote-follow-up.js'
+import { quoteFollowUp, quoteFollowUpWorkflowId, quoteRecheckSignal, type FollowUpPlan, type QuoteCheck, type QuoteFollowUpInput, type QuoteFollowUpActivities } from './workflows/quote-follow-up.js'
 import { publicQuoteUrl } from '../../quotes/queries.js'
 import { stepApproval } from '../engine/held-step.js'
 import { automationChoice, recordRunStarted } from '../engine/settings.js'
@@ -33,7 +33,7 @@ export type FollowUpQuoteSettingsValue = SettingsOf<typeof followUpQuoteAutomati
 
 export type { FollowUpPlan, QuoteCheck, QuoteFollowUpInput }
 
-export const quoteFollowUpDefinition = defineWorkflow({
+export const quoteFollowUpDefinition = defineWorkflow<QuoteFollowUpActivities>()({
   workflow: quoteFollowUp,
   id: quoteFollowUpWorkflowId,
   idConflictPolicy: 'USE_EXISTING',

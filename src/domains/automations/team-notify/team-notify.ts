@@ -16,7 +16,7 @@ import { localDateTime } from '../../../core/zoned-time.js'
 import { withTenant } from '../../../db/sql.js'
 import { defineWorkflow, workflowStart } from '../../../temporal/contract.js'
 import { enqueueWorkflow } from '../../../temporal/outbox.js'
-import { teamNotify, teamNotifyWorkflowId, type TeamMessage, type TeamNotifyInput, type TeamNotifyOutcome } from '../../../../workflows/team-notify.js'
+import { teamNotify, teamNotifyWorkflowId, type TeamMessage, type TeamNotifyInput, type TeamNotifyOutcome, type TeamNotifyActivities } from './workflows/team-notify.js'
 import { insertPendingAction, type PendingMessage } from '../engine/approval.js'
 import { automationChoice, recordRunFinished, recordRunStarted } from '../engine/settings.js'
 import { teamNotifyAutomation } from './automation.js'
@@ -30,7 +30,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
 export type { TeamMessage, TeamNotifyInput, TeamNotifyOutcome }
 
-export const teamNotifyDefinition = defineWorkflow({
+export const teamNotifyDefinition = defineWorkflow<TeamNotifyActivities>()({
   workflow: teamNotify,
   id: teamNotifyWorkflowId,
   idConflictPolicy: 'USE_EXISTING',
