@@ -35,6 +35,7 @@ import { integrationsDomain } from './integrations/index.js'
 import { walletDomain } from './wallet/index.js'
 import { documentsDomain } from './documents/index.js'
 import { automationsDomain } from './automations/index.js'
+import { probeDomain } from './probe/index.js'
 
 export const DOMAINS = [
   onboardingDomain,
@@ -68,6 +69,7 @@ export const DOMAINS = [
   walletDomain,
   documentsDomain,
   automationsDomain,
+  probeDomain,
 ] as const
 
 export const composition = composeDomains(DOMAINS)
