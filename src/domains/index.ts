@@ -35,7 +35,6 @@ import { integrationsDomain } from './integrations/index.js'
 import { walletDomain } from './wallet/index.js'
 import { documentsDomain } from './documents/index.js'
 import { automationsDomain } from './automations/index.js'
-import { probeDomain } from './probe/index.js'
 
 export const DOMAINS = [
   onboardingDomain,
@@ -69,7 +68,6 @@ export const DOMAINS = [
   walletDomain,
   documentsDomain,
   automationsDomain,
-  probeDomain,
 ] as const
 
 export const composition = composeDomains(DOMAINS)
