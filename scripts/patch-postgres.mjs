@@ -32,13 +32,17 @@
 // this was written, 2026-11-22 and 2026-11-26). Tests that fail without them: edits 1-4
 // test/database-restart.test.ts, edits 5-7 test/postgres-patch.test.ts (edit 7 also, depending on
 // timing, the first test of test/database-restart.test.ts). Drop an edit once a release fixes it.
-// Each edit must match exactly once; if postgres.js changes, this fails loudly rather than guess.
-import { readFileSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+// Each edit must match as often as it says, against the file as installed (kept as <file>.orig);
+// if postgres.js changes, this fails loudly rather than guess.
+import { execFileSync } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const MARK = '/* tradie-ops: closed-connection patch */'
-const root = fileURLToPath(new URL('../node_modules/postgres/', import.meta.url))
+// POSTGRES_PACKAGE_DIR: another copy of the package (test/patch-script.test.ts patches one in a temp folder).
+const root = process.env.POSTGRES_PACKAGE_DIR ?? fileURLToPath(new URL('../node_modules/postgres/', import.meta.url))
 
 const connectionEdits = [
   {
@@ -168,10 +172,33 @@ const indexEdits = [
   },
 ]
 
+/**
+ * A node_modules patched before originals were kept: the file as published, from the package
+ * tarball (npm's cache, or the registry).
+ */
+let unpacked = null
+function originalFromPackage(file) {
+  if (!unpacked) {
+    const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
+    unpacked = mkdtempSync(join(tmpdir(), 'postgres-pristine-'))
+    const tarball = execFileSync('npm', ['pack', `postgres@${version}`, '--silent', '--pack-destination', unpacked], { encoding: 'utf8' }).trim().split('\n').at(-1)
+    execFileSync('tar', ['-xzf', join(unpacked, tarball), '-C', unpacked])
+  }
+  return readFileSync(join(unpacked, 'package', relative(root, file)), 'utf8')
+}
+
+/**
+ * Applies every edit to the file as npm installed it, kept beside it as <file>.orig the first time:
+ * so each run checks each edit against the pristine text (a node_modules patched by an older
+ * version of this script gets the edits added since, not a skip because one marker is there).
+ */
 function patch(file, edits) {
-  const text = readFileSync(file, 'utf8')
-  if (text.includes(MARK)) return 'already patched'
-  let patched = text
+  const pristine = `${file}.orig`
+  if (!existsSync(pristine)) {
+    const text = readFileSync(file, 'utf8')
+    writeFileSync(pristine, text.includes(MARK) ? originalFromPackage(file) : text)
+  }
+  let patched = readFileSync(pristine, 'utf8')
   for (const { find, add, times, nodeOnly } of edits) {
     // The Cloudflare build's socket can emit 'error' without 'close'; it keeps reporting errors at once.
     if (nodeOnly && file.includes('/cf/')) continue
@@ -179,6 +206,8 @@ function patch(file, edits) {
     if (found !== times) throw new Error(`${file}: expected ${times} of ${JSON.stringify(find)}, found ${found}; check the patch against this postgres.js version`)
     patched = patched.split(find).join(add)
   }
+  const before = readFileSync(file, 'utf8')
+  if (before === patched) return 'patched already'
   writeFileSync(file, patched)
   return 'patched'
 }
@@ -189,3 +218,4 @@ for (const dir of ['src', 'cjs/src', 'cf/src']) {
     console.log(`postgres.js ${dir}/${name}: ${patch(file, edits)}`)
   }
 }
+if (unpacked) rmSync(unpacked, { recursive: true, force: true })
