@@ -256,7 +256,7 @@ export async function sendQuote(deps: Deps, principal: Principal, input: Static<
     // What followed the previous send looks again (it must stop even when nothing follows this one),
     // and the reactions queue this send's follow-ups, answering with the run.
     await emit(quoteChanged(principal.companyId, current, now))
-    const queued: QuoteDeliveryQueued = { quoteId: current.id, sendNumber: sendCount, validUntil: current.valid_until }
+    const queued: QuoteDeliveryQueued = { quoteId: current.id, sendNumber: sendCount, validUntil: current.valid_until, timeZone: company!.time_zone }
     const answer = await emit({ companyId: principal.companyId, type: 'quote.delivery_queued', entityType: 'quote', entityId: current.id, payload: queued, at: now }) as QuoteDeliveryAnswer
     const followUps = answer.followUps ?? null
     return {

@@ -1,6 +1,5 @@
 // Quote follow-ups: a run per quote send (reaction to quote.delivery_queued), told to look again
 // whenever the quote changes (quote.changed).
-import { companyTimeZone } from '../../../core/company-time.js'
 import type { QuoteChanged, QuoteDeliveryAnswer, QuoteDeliveryQueued } from '../../quotes/events.js'
 import { defineFeature } from '../engine/catalogue.js'
 import { followUpQuoteAutomation } from './automation.js'
@@ -22,7 +21,7 @@ export const quoteFollowUpFeature = defineFeature({
       on: ['quote.delivery_queued'],
       async inTransaction({ deps, tx, start, event }) {
         const q = event.payload as QuoteDeliveryQueued
-        const followUps = await startQuoteFollowUp(deps, tx, start, { companyId: event.companyId, quoteId: q.quoteId, sendNumber: q.sendNumber, sentAt: null, validUntil: q.validUntil, timeZone: await companyTimeZone(tx) })
+        const followUps = await startQuoteFollowUp(deps, tx, start, { companyId: event.companyId, quoteId: q.quoteId, sendNumber: q.sendNumber, sentAt: null, validUntil: q.validUntil, timeZone: q.timeZone })
         return { followUps } satisfies QuoteDeliveryAnswer
       },
     },
