@@ -3,19 +3,18 @@
 // is reconnecting: the process stays up (an unhandled rejection from the driver would end it, Node's
 // default), every call is answered 200/201 or 503 database_unavailable, its output reports no
 // unhandled error, and it answers normally once the database is left alone.
-import { spawn, type ChildProcess } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { onboard, startTestApp, type TestApp } from './helpers/app.js'
-import { waitFor } from './helpers/wait.js'
+import { killApiProcess, startApiProcess, type ApiProcess } from './helpers/api-process.js'
 
 let app: TestApp
-let child: ChildProcess | undefined
+let api: ApiProcess | undefined
 beforeAll(async () => {
   app = await startTestApp({ worker: false, relay: false })
 }, 60_000)
 afterAll(async () => {
-  if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+  killApiProcess(api)
   await app?.stop()
 })
 
@@ -24,30 +23,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 describe('the service process while Postgres drops its connections', () => {
   it('stays up through repeated termination of all its backends during a cold start and reconnects, and answers afterwards', async () => {
     const company = await onboard(app)
-    const port = 20_000 + Math.floor(Math.random() * 20_000)
-    child = spawn(process.execPath, ['--import', 'tsx', 'src/main-api.ts'], {
-      env: {
-        ...process.env,
-        DATABASE_URL: app.config.DATABASE_URL,
-        TEMPORAL_ADDRESS: inject('temporalAddress'),
-        TEMPORAL_TASK_QUEUE: app.config.TEMPORAL_TASK_QUEUE,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'warn',
-        DB_POOL_MAX: '8',
-        RATE_LIMIT_PER_MINUTE: '100000',
-        OUTBOX_RELAY_INTERVAL_MS: '600000',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    let output = ''
-    const collect = (chunk: Buffer) => (output += chunk.toString())
-    child.stdout!.on('data', collect)
-    child.stderr!.on('data', collect)
-    const exits: string[] = []
-    child.once('exit', (code, signal) => exits.push(`exited (${code ?? signal})`))
-    const base = `http://127.0.0.1:${port}`
-    expect(await waitFor(() => fetch(`${base}/healthz`).then((r) => r.ok, () => false), Boolean, 60_000)).toBe(true)
+    api = await startApiProcess(app, { DB_POOL_MAX: '8', RATE_LIMIT_PER_MINUTE: '100000' })
+    const { base, exits } = api
 
     const statuses: Record<number, number> = {}
     const refused: string[] = []
@@ -85,7 +62,7 @@ describe('the service process while Postgres drops its connections', () => {
     await Promise.all(load)
 
     expect(exits).toEqual([])
-    expect(child.exitCode).toBeNull()
+    expect(api.child.exitCode).toBeNull()
     console.log(JSON.stringify({ terminated, roundsThatKilled, statuses, failures, ms: Date.now() - started }))
     expect(roundsThatKilled).toBeGreaterThan(3)
     expect(statuses[200]).toBeGreaterThan(0)
@@ -95,7 +72,7 @@ describe('the service process while Postgres drops its connections', () => {
     const after = await call('GET')
     expect(after.status).toBe(200)
     expect(after.body.leads.length).toBeGreaterThan(0)
-    expect(output).not.toMatch(/unhandled|uncaught|triggerUncaughtException/i)
-    expect(output).not.toMatch(/"level":(50|60)/)
+    expect(api.output()).not.toMatch(/unhandled|uncaught|triggerUncaughtException/i)
+    expect(api.output()).not.toMatch(/"level":(50|60)/)
   }, 150_000)
 })

@@ -1,8 +1,7 @@
 // Instant lead response: a real workflow on the real Temporal dev server, through the outbox.
-import { spawn, type ChildProcess } from 'node:child_process'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { onboard, startTestApp, type TestApp } from './helpers/app.js'
-import { waitFor } from './helpers/wait.js'
+import { killApiProcess, startApiProcess, type ApiProcess } from './helpers/api-process.js'
 import { rpc } from './helpers/mcp.js'
 import { connectClient } from '../src/temporal/connection.js'
 import type { Client } from '@temporalio/client'
@@ -94,32 +93,15 @@ describe('instant lead response', () => {
 })
 
 describe('crash between commit and workflow start', () => {
-  let child: ChildProcess | null = null
-  afterAll(() => {
-    child?.kill('SIGKILL')
-  })
+  let api: ApiProcess | undefined
+  afterAll(() => killApiProcess(api))
 
   it('the relay starts the workflow the outbox still holds, exactly once', async () => {
     // A second API process on the same database, told to die right after committing, before starting.
-    const port = 20_000 + Math.floor(Math.random() * 20_000)
-    child = spawn(process.execPath, ['--import', 'tsx', 'src/main-api.ts'], {
-      env: {
-        ...process.env,
-        DATABASE_URL: app.config.DATABASE_URL,
-        TEMPORAL_ADDRESS: inject('temporalAddress'),
-        TEMPORAL_TASK_QUEUE: app.config.TEMPORAL_TASK_QUEUE,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'warn',
-        OUTBOX_RELAY_INTERVAL_MS: '600000',
-        FAILPOINT: 'before-workflow-start',
-      },
-      stdio: 'ignore',
-    })
-    const exited = new Promise<NodeJS.Signals | null>((resolve) => child!.once('exit', (_code, signal) => resolve(signal)))
-    await waitFor(() => fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false), Boolean, 30_000)
+    api = await startApiProcess(app, { FAILPOINT: 'before-workflow-start' })
+    const exited = new Promise<NodeJS.Signals | null>((resolve) => api!.child.once('exit', (_code, signal) => resolve(signal)))
 
-    const attempt = await fetch(`http://127.0.0.1:${port}/api/v1/leads`, {
+    const attempt = await fetch(`${api.base}/api/v1/leads`, {
       method: 'POST',
       headers: { authorization: `Bearer ${company.api_key}`, 'content-type': 'application/json' },
       body: JSON.stringify({ name: 'Crash Test', phone: '0412 000 111' }),
