@@ -3,6 +3,7 @@
 // exception fails this file), and the service answers again as soon as it has reconnected. postgres.js 3.4.9 needed scripts/patch-postgres.mjs
 // for this: unpatched, the first kill threw from a timer inside the driver and hung requests.
 import { randomUUID } from 'node:crypto'
+import net from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { onboard, startTestApp, type Reply, type TestApp } from './helpers/app.js'
 import { connect } from '../src/db/sql.js'
@@ -44,6 +45,39 @@ describe('a database connection that drops', () => {
       expect(await within(5000, sql`select 2 as n` as unknown as Promise<any>)).toEqual([{ n: 2 }])
     } finally {
       await sql.end({ timeout: 1 })
+    }
+  })
+
+  it('every connection of a full pool cut with a socket error at once: each query handed to one of them is answered within seconds', async () => {
+    // The connections go through a proxy that resets them (RST), so each closes with ECONNRESET, as
+    // a connection does whose backend is terminated while a query is being written to it. The
+    // driver's default backoff grew with each such close across the pool and held a query handed to
+    // the last ones closed 10 to 20 s before reconnecting (connect() caps it: reconnectDelaySeconds).
+    const proxy = await resettingProxy(new URL(app.config.DATABASE_URL))
+    const sql = connect(proxy.url, { max: 8 })
+    const reserveAndAsk = async (n: number) => {
+      const conn = await sql.reserve()
+      try {
+        return (await conn<{ n: number }[]>`select ${n}::int as n`)[0]!.n
+      } finally {
+        conn.release()
+      }
+    }
+    const eight = [1, 2, 3, 4, 5, 6, 7, 8]
+    try {
+      // Eight reserved at once open all eight connections.
+      expect(await within(10_000, Promise.all(eight.map(reserveAndAsk)) as Promise<any>)).toEqual(eight)
+      expect(proxy.open()).toBe(8)
+      proxy.resetAll()
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      // Eight at once again: each reserve() takes one of the closed connections, the last-closed ones too.
+      const started = performance.now()
+      const replies = await Promise.all(eight.map((n) => within(5000, reserveAndAsk(n).then(String, (error: { code?: string }) => `failed ${error.code}`) as Promise<any>)))
+      expect(replies).toEqual(eight.map(String))
+      expect(performance.now() - started).toBeLessThan(5000)
+    } finally {
+      await sql.end({ timeout: 1 })
+      await proxy.close()
     }
   })
 
@@ -98,3 +132,34 @@ describe('a database connection that drops', () => {
     expect(after === 'waiting' ? 'waiting' : after.status).toBe(200)
   }, 60_000)
 })
+
+/** A TCP proxy to the database whose client connections can all be reset (RST) at once. */
+async function resettingProxy(target: URL) {
+  const clients = new Set<net.Socket>()
+  const server = net.createServer((client) => {
+    const upstream = net.connect(Number(target.port || 5432), target.hostname)
+    clients.add(client)
+    const done = () => {
+      clients.delete(client)
+      client.destroy()
+      upstream.destroy()
+    }
+    for (const socket of [client, upstream]) socket.on('error', done).on('close', done)
+    client.pipe(upstream).pipe(client)
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const url = new URL(target)
+  url.hostname = '127.0.0.1'
+  url.port = String((server.address() as net.AddressInfo).port)
+  return {
+    url: url.toString(),
+    open: () => clients.size,
+    resetAll: () => {
+      for (const client of clients) client.resetAndDestroy()
+    },
+    close: () => {
+      for (const client of clients) client.destroy()
+      return new Promise<void>((resolve) => server.close(() => resolve()))
+    },
+  }
+}

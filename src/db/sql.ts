@@ -21,11 +21,31 @@ export interface ConnectOptions {
 }
 
 /**
+ * The longest a closed connection waits before it connects again, in seconds. postgres.js's default
+ * backoff is (0.5 to 1) * min(3^n / 100, 20) s, where n counts every connection of the pool that
+ * closed with a socket error since one last completed its startup: an established connection whose
+ * backend is terminated while a query is being written to it closes with ECONNRESET, so one round of
+ * terminated backends (a restart, a failover) takes a pool of 8 to n = 8. Each connection keeps the
+ * delay computed when it closed, and a query handed to it waits that delay out before the connect
+ * even begins: the last ones to close held their next request 10 to 20 s
+ * (test/database-restart-process.test.ts, about 1 run in 5). Capped, a request waits at most this
+ * for a reconnect and is then answered, or refused as database_unavailable. The first retries keep
+ * the driver's short, jittered delays, and a database that refuses connections is still tried by
+ * each connection no more often than every half second.
+ */
+const MAX_RECONNECT_DELAY_SECONDS = 1
+
+/** The driver's default backoff (see above), capped at MAX_RECONNECT_DELAY_SECONDS. */
+const reconnectDelaySeconds = (retries: number) =>
+  (0.5 + Math.random() / 2) * Math.min(3 ** retries / 100, MAX_RECONNECT_DELAY_SECONDS)
+
+/**
  * Every connection the project opens (service, migrations, tests, bench) is made here, so they all
  * behave the same when the database goes away. fetch_types is off: the driver's own pg_type lookup
  * on each new connection is a promise nobody awaits, and a database restart during it ended the
  * process with an unhandled rejection; the array types the code uses are declared instead
- * (array-types.ts), which also saves that round trip on every (re)connection.
+ * (array-types.ts), which also saves that round trip on every (re)connection. The reconnect delay
+ * is capped (reconnectDelaySeconds above).
  */
 export function connect(url: string, options: ConnectOptions = {}): Sql {
   return postgres(url, {
@@ -35,6 +55,7 @@ export function connect(url: string, options: ConnectOptions = {}): Sql {
     connection: { application_name: 'tradie-ops' },
     fetch_types: false,
     types: arrayTypes,
+    backoff: reconnectDelaySeconds,
   })
 }
 
