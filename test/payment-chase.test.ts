@@ -18,6 +18,7 @@ let app: TestApp
 let temporal: Client
 let company: Awaited<ReturnType<typeof onboard>>
 let client: McpClient
+const clients: McpClient[] = []
 
 beforeAll(async () => {
   app = await startTestApp({ config: { AUTOMATION_DAY_MS: DAY_MS } })
@@ -26,7 +27,7 @@ beforeAll(async () => {
   client = await connectHttp(app, company.api_key)
 })
 afterAll(async () => {
-  await client?.close()
+  for (const c of [client, ...clients]) await c?.close()
   await temporal?.connection.close()
   await app?.stop()
 })
@@ -34,6 +35,17 @@ afterAll(async () => {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 const wfId = (invoiceId: string, companyId = company.company_id) => invoiceChaseWorkflowId({ companyId, invoiceId })
 const rest = (method: string, path: string, body?: unknown, key = company.api_key) => app.call(method, `/api/v1${path}`, { key, body })
+
+/**
+ * A company of its own, its API key and MCP client: the tests that wait on the chase's timers run at
+ * once (describe.concurrent), and each sets its own cadence, which a shared company could not.
+ */
+async function ownCompany() {
+  const own = await onboard(app, { plan: 'business', stripe_payment_method_id: 'pm_card_visa' })
+  const ownClient = await connectHttp(app, own.api_key)
+  clients.push(ownClient)
+  return { companyId: own.company_id, key: own.api_key, client: ownClient }
+}
 
 async function setChase(companyId: string, steps: Record<string, unknown>[], enabled = true) {
   await app.owner`insert into automation_settings (company_id, automation, enabled, settings) values (${companyId}, 'chase_payment', ${enabled}, ${app.owner.json({ steps } as never)})
@@ -59,14 +71,17 @@ const chaseRows = (invoiceId: string) => app.owner<{ idempotency_key: string; ch
 const result = (workflowId: string) => temporal.workflow.getHandle(workflowId).result()
 const runOf = async (workflowId: string) => (await app.owner`select status, outcome, details, progress from automation_runs where workflow_id = ${workflowId}`)[0]
 
-describe('the payment chase of a sent invoice', () => {
-  it('sends every step in order at its offset from the due date (before, on and after it), each in its tone and channels', async () => {
-    await setChase(company.company_id, [
+// The tests of these two blocks mostly wait on the chases' timers, so they wait together (consecutive
+// concurrent blocks run as one group), each on a company of its own.
+describe.concurrent('the payment chase of a sent invoice', () => {
+  it('sends every step in order at its offset from the due date (before, on and after it), each in its tone and channels', async ({ expect }) => {
+    const { companyId, key, client } = await ownCompany()
+    await setChase(companyId, [
       { offset_days: -1, tone: 'friendly' }, { offset_days: 0, tone: 'friendly' },
       { offset_days: 1, tone: 'firm', channel: 'both' }, { offset_days: 2, tone: 'final' },
     ])
-    const { invoice, sentAt } = await sentInvoice(client, { dueInDays: 2 }) // due two "days" (seconds) from now
-    const outcome = await result(wfId(invoice.id))
+    const { invoice, sentAt } = await sentInvoice(client, { dueInDays: 2, key }) // due two "days" (seconds) from now
+    const outcome = await result(wfId(invoice.id, companyId))
     expect(outcome.outcome).toBe('completed')
     expect(outcome.steps.map((s: { number: number; tone: string }) => [s.number, s.tone])).toEqual([[1, 'friendly'], [2, 'friendly'], [3, 'firm'], [4, 'final']])
     const rows = await chaseRows(invoice.id)
@@ -87,64 +102,68 @@ describe('the payment chase of a sent invoice', () => {
     expect(row('step3:sms').body).toContain('is now 1 days overdue')
     expect(row('step3:email').subject).toContain(`Overdue: invoice ${invoice.invoiceNumber}`)
     expect(row('step4:sms').body).toMatch(/^Final notice/)
-    const run = await runOf(wfId(invoice.id))
+    const run = await runOf(wfId(invoice.id, companyId))
     expect(run).toMatchObject({ status: 'completed', progress: { tier: 'final', steps_sent: 4, steps_planned: 4, next: null } })
   })
 
-  it('paying the invoice (POST /invoices/:id/payments) stops the chase at once', async () => {
-    await setChase(company.company_id, [{ offset_days: 1, tone: 'friendly' }, { offset_days: 6, tone: 'firm' }, { offset_days: 12, tone: 'final' }])
-    const { invoice } = await sentInvoice(client)
+  it('paying the invoice (POST /invoices/:id/payments) stops the chase at once', async ({ expect }) => {
+    const { companyId, key, client } = await ownCompany()
+    await setChase(companyId, [{ offset_days: 1, tone: 'friendly' }, { offset_days: 6, tone: 'firm' }, { offset_days: 12, tone: 'final' }])
+    const { invoice } = await sentInvoice(client, { key })
     await waitFor(() => chaseRows(invoice.id), (rows) => rows.length === 1, 10_000, 100)
     const paidAt = Date.now()
-    const paid = await rest('POST', `/invoices/${invoice.id}/payments`, { amount: 440, method: 'bank_transfer' })
+    const paid = await rest('POST', `/invoices/${invoice.id}/payments`, { amount: 440, method: 'bank_transfer' }, key)
     expect(paid.status).toBe(201)
-    expect(await result(wfId(invoice.id))).toMatchObject({ outcome: 'stopped', reason: 'invoice paid' })
+    expect(await result(wfId(invoice.id, companyId))).toMatchObject({ outcome: 'stopped', reason: 'invoice paid' })
     expect(Date.now() - paidAt).toBeLessThan(3000)
-    expect(await runOf(wfId(invoice.id))).toMatchObject({ status: 'stopped', outcome: 'stopped: invoice paid' })
+    expect(await runOf(wfId(invoice.id, companyId))).toMatchObject({ status: 'stopped', outcome: 'stopped: invoice paid' })
     await sleep(6 * DAY_MS)
     expect(await chaseRows(invoice.id)).toHaveLength(1)
   })
 
-  it('a part payment does not stop it; the next reminder asks for the balance', async () => {
-    await setChase(company.company_id, [{ offset_days: 2, tone: 'friendly' }])
-    const { invoice } = await sentInvoice(client)
-    expect((await rest('POST', `/invoices/${invoice.id}/payments`, { amount: 140, method: 'cash' })).status).toBe(201)
-    expect(await result(wfId(invoice.id))).toMatchObject({ outcome: 'completed' })
+  it('a part payment does not stop it; the next reminder asks for the balance', async ({ expect }) => {
+    const { companyId, key, client } = await ownCompany()
+    await setChase(companyId, [{ offset_days: 2, tone: 'friendly' }])
+    const { invoice } = await sentInvoice(client, { key })
+    expect((await rest('POST', `/invoices/${invoice.id}/payments`, { amount: 140, method: 'cash' }, key)).status).toBe(201)
+    expect(await result(wfId(invoice.id, companyId))).toMatchObject({ outcome: 'completed' })
     const rows = await chaseRows(invoice.id)
     expect(rows).toHaveLength(1)
     expect(rows[0]!.body).toContain('$300.00')
   })
 
-  it('voiding the invoice stops the chase at once', async () => {
-    await setChase(company.company_id, [{ offset_days: 5, tone: 'friendly' }])
-    const { invoice } = await sentInvoice(client)
+  it('voiding the invoice stops the chase at once', async ({ expect }) => {
+    const { companyId, key, client } = await ownCompany()
+    await setChase(companyId, [{ offset_days: 5, tone: 'friendly' }])
+    const { invoice } = await sentInvoice(client, { key })
     const voidedAt = Date.now()
-    expect((await rest('POST', `/invoices/${invoice.id}/void`, { reason: 'Wrong client' })).status).toBe(200)
-    expect(await result(wfId(invoice.id))).toMatchObject({ outcome: 'stopped', reason: 'invoice voided' })
+    expect((await rest('POST', `/invoices/${invoice.id}/void`, { reason: 'Wrong client' }, key)).status).toBe(200)
+    expect(await result(wfId(invoice.id, companyId))).toMatchObject({ outcome: 'stopped', reason: 'invoice voided' })
     expect(Date.now() - voidedAt).toBeLessThan(3000)
     expect(await chaseRows(invoice.id)).toHaveLength(0)
   })
 })
 
-describe('invoicing.chase reports the tier the chase is in', () => {
-  it('an invoice 10 days overdue when sent: the chase catches up to its tier at once (one reminder), then goes on', async () => {
-    await setChase(company.company_id, [
+describe.concurrent('invoicing.chase reports the tier the chase is in', () => {
+  it('an invoice 10 days overdue when sent: the chase catches up to its tier at once (one reminder), then goes on', async ({ expect }) => {
+    const { companyId, key, client } = await ownCompany()
+    await setChase(companyId, [
       { offset_days: 0, tone: 'friendly' }, { offset_days: 7, tone: 'friendly' }, { offset_days: 14, tone: 'firm' }, { offset_days: 30, tone: 'final' },
     ])
-    const { invoice, job } = await sentInvoice(client, { overdueBy: 10 })
+    const { invoice, job } = await sentInvoice(client, { overdueBy: 10, key })
     // Steps at -10, -3, +4 and +20 s: the first two are past; only the latest (step 2) is sent now.
     await waitFor(() => chaseRows(invoice.id), (rows) => rows.length === 1, 10_000, 100)
     expect((await chaseRows(invoice.id))[0]!.idempotency_key).toBe(`invoice-chase:${invoice.id}:step2:sms`)
     const listed = await waitFor(async () => (await tool(client, 'invoicing.chase', {})).overdue.find((o: { invoiceId: string }) => o.invoiceId === invoice.id),
       (o) => o?.automation?.stepsSent === 1, 5000, 100)
     expect(listed).toMatchObject({ daysOverdue: 10, chaseLevel: 'friendly', jobId: job.id })
-    expect(listed.automation).toMatchObject({ workflowId: wfId(invoice.id), status: 'running', tier: 'friendly', stepsSent: 1, stepsPlanned: 4, next: { step: 'step 3: firm' }, outcome: null })
+    expect(listed.automation).toMatchObject({ workflowId: wfId(invoice.id, companyId), status: 'running', tier: 'friendly', stepsSent: 1, stepsPlanned: 4, next: { step: 'step 3: firm' }, outcome: null })
     const firm = await waitFor(async () => (await tool(client, 'invoicing.chase', { jobId: undefined })).overdue.find((o: { invoiceId: string }) => o.invoiceId === invoice.id),
       (o) => o?.automation?.tier === 'firm', 10_000, 200)
     expect(firm.automation).toMatchObject({ tier: 'firm', stepsSent: 2, next: { step: 'step 4: final' } })
-    expect((await runOf(wfId(invoice.id)))!.details.map((d: { step: string }) => d.step)).toEqual(['step 1: friendly', 'step 2: friendly', 'step 3: firm'])
-    expect((await rest('POST', `/invoices/${invoice.id}/payments`, { amount: 440, method: 'bank_transfer' })).status).toBe(201)
-    expect(await result(wfId(invoice.id))).toMatchObject({ outcome: 'stopped', reason: 'invoice paid' })
+    expect((await runOf(wfId(invoice.id, companyId)))!.details.map((d: { step: string }) => d.step)).toEqual(['step 1: friendly', 'step 2: friendly', 'step 3: firm'])
+    expect((await rest('POST', `/invoices/${invoice.id}/payments`, { amount: 440, method: 'bank_transfer' }, key)).status).toBe(201)
+    expect(await result(wfId(invoice.id, companyId))).toMatchObject({ outcome: 'stopped', reason: 'invoice paid' })
   })
 })
 

@@ -17,6 +17,7 @@ let app: TestApp
 let temporal: Client
 let company: Awaited<ReturnType<typeof onboard>>
 let client: McpClient
+const clients: McpClient[] = []
 
 beforeAll(async () => {
   app = await startTestApp({ config: { AUTOMATION_DAY_MS: DAY_MS } })
@@ -25,13 +26,24 @@ beforeAll(async () => {
   client = await connectHttp(app, company.api_key)
 })
 afterAll(async () => {
-  await client?.close()
+  for (const c of [client, ...clients]) await c?.close()
   await temporal?.connection.close()
   await app?.stop()
 })
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 const wfId = (quoteId: string, send: number, companyId = company.company_id) => quoteFollowUpWorkflowId({ companyId, quoteId, sendNumber: send })
+
+/**
+ * A company of its own and its MCP client: the tests that wait on follow-up timers run at once
+ * (describe.concurrent), and each sets its own follow-up settings, which a shared company could not.
+ */
+async function ownCompany() {
+  const own = await onboard(app, { plan: 'business', stripe_payment_method_id: 'pm_card_visa' })
+  const ownClient = await connectHttp(app, own.api_key)
+  clients.push(ownClient)
+  return { companyId: own.company_id, client: ownClient }
+}
 
 async function setFollowUps(companyId: string, settings: Record<string, unknown>, enabled = true) {
   await app.owner`insert into automation_settings (company_id, automation, enabled, settings) values (${companyId}, 'follow_up_quote', ${enabled}, ${app.owner.json(settings as never)})
@@ -55,13 +67,30 @@ const runOf = async (workflowId: string) => (await app.owner`select status, outc
 const result = (workflowId: string) => temporal.workflow.getHandle(workflowId).result()
 const post = (path: string, form: string) => fetch(`${app.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form, redirect: 'manual' })
 
-describe('quote follow-ups after quotes.send', () => {
-  it('sends the follow-ups at their delays after the send, in order, each once and recorded, with the quote link', async () => {
-    await setFollowUps(company.company_id, { delays_days: [1, 2, 3] })
-    const { quote, sent, sentAt, phone } = await sentQuote()
-    expect(sent.follow_ups.workflow_id).toBe(wfId(quote.id, 1))
+// These tests mostly wait on the runs' timers, so they wait together: each on a company of its own.
+describe.concurrent('quote follow-ups after quotes.send', () => {
+  it('accepting on the quote page stops it at once: no further follow-up', async ({ expect }) => {
+    const { companyId, client } = await ownCompany()
+    await setFollowUps(companyId, { delays_days: [1, 6, 12] })
+    const { quote, token } = await sentQuote(client)
+    await waitFor(() => followUps(quote.id), (rows) => rows.length === 1, 10_000, 100)
+    const acceptedAt = Date.now()
+    expect((await post(`/q/${token}/accept`, 'name=Casey+Nguyen')).status).toBe(303)
+    const outcome = await result(wfId(quote.id, 1, companyId))
+    expect(outcome).toMatchObject({ outcome: 'stopped', reason: 'quote accepted' })
+    expect(Date.now() - acceptedAt).toBeLessThan(3000) // at once, well before follow-up 2 (6 s after the send)
+    expect(await runOf(wfId(quote.id, 1, companyId))).toMatchObject({ status: 'stopped', outcome: 'stopped: quote accepted' })
+    await sleep(6 * DAY_MS)
+    expect(await followUps(quote.id)).toHaveLength(1)
+  })
+
+  it('sends the follow-ups at their delays after the send, in order, each once and recorded, with the quote link', async ({ expect }) => {
+    const { companyId, client } = await ownCompany()
+    await setFollowUps(companyId, { delays_days: [1, 2, 3] })
+    const { quote, sent, sentAt, phone } = await sentQuote(client)
+    expect(sent.follow_ups.workflow_id).toBe(wfId(quote.id, 1, companyId))
     expect(sent.follow_ups.at).toHaveLength(3)
-    const outcome = await result(wfId(quote.id, 1))
+    const outcome = await result(wfId(quote.id, 1, companyId))
     expect(outcome.outcome).toBe('completed')
     const rows = await followUps(quote.id)
     expect(rows.map((r) => r.idempotency_key)).toEqual([1, 2, 3].map((n) => `quote-follow-up:${quote.id}:1:${n}:sms`))
@@ -73,93 +102,84 @@ describe('quote follow-ups after quotes.send', () => {
     }
     expect(await app.owner`select to_address from communications where idempotency_key like ${`quote-follow-up:${quote.id}:%`}`).toEqual(
       Array(3).fill({ to_address: `+61${phone.replace(/\s/g, '').slice(1)}` }))
-    const run = await runOf(wfId(quote.id, 1))
+    const run = await runOf(wfId(quote.id, 1, companyId))
     expect(run).toMatchObject({ status: 'completed' })
     expect(run!.details.map((d: { step: string }) => d.step)).toEqual(['follow-up 1', 'follow-up 2', 'follow-up 3'])
     expect(run!.details.every((d: { result: string }) => d.result === 'sent by sms')).toBe(true)
   })
 
-  it('never more than three, even when the run is given more delays', async () => {
-    await setFollowUps(company.company_id, { delays_days: [30] }) // its own run stays out of the way
-    const { quote } = await sentQuote()
-    await setFollowUps(company.company_id, { delays_days: [1, 2, 3] })
+  it('sending the quote again stops the old run at once; the new send has its own follow-ups', async ({ expect }) => {
+    const { companyId, client } = await ownCompany()
+    await setFollowUps(companyId, { delays_days: [1, 8, 15] })
+    const { quote } = await sentQuote(client)
+    await waitFor(() => followUps(quote.id), (rows) => rows.length === 1, 10_000, 100)
+    const resentAt = Date.now()
+    const again = await tool(client, 'quotes.send', { quote_id: quote.id, send_sms: true })
+    expect(again.follow_ups.workflow_id).toBe(wfId(quote.id, 2, companyId))
+    expect(await result(wfId(quote.id, 1, companyId))).toMatchObject({ outcome: 'stopped', reason: 'quote sent again' })
+    expect(Date.now() - resentAt).toBeLessThan(3000)
+    await waitFor(() => followUps(quote.id), (rows) => rows.length === 2, 10_000, 100)
+    const keys = (await followUps(quote.id)).map((r) => r.idempotency_key)
+    expect(keys).toEqual([`quote-follow-up:${quote.id}:1:1:sms`, `quote-follow-up:${quote.id}:2:1:sms`])
+    await tool(client, 'quotes.update', { quote_id: quote.id, status: 'Declined' }) // quotes.update signals too
+    expect(await result(wfId(quote.id, 2, companyId))).toMatchObject({ outcome: 'stopped', reason: 'quote declined' })
+  })
+
+  it('never more than three, even when the run is given more delays', async ({ expect }) => {
+    const { companyId, client } = await ownCompany()
+    await setFollowUps(companyId, { delays_days: [30] }) // its own run stays out of the way
+    const { quote } = await sentQuote(client)
+    await setFollowUps(companyId, { delays_days: [1, 2, 3] })
     // A hand-made run for the same quote with five delays (the workflow's own cap, not the settings').
     const handle = await temporal.workflow.start('quoteFollowUp', {
-      taskQueue: app.config.TEMPORAL_TASK_QUEUE, workflowId: `${wfId(quote.id, 1)}-five`,
-      args: [{ companyId: company.company_id, quoteId: quote.id, sendNumber: 1, previousWorkflowId: 'none', sentAt: new Date().toISOString(),
+      taskQueue: app.config.TEMPORAL_TASK_QUEUE, workflowId: `${wfId(quote.id, 1, companyId)}-five`,
+      args: [{ companyId, quoteId: quote.id, sendNumber: 1, previousWorkflowId: 'none', sentAt: new Date().toISOString(),
         delaysMs: [300, 600, 900, 1200, 1500], expiresAt: new Date(Date.now() + 86_400_000).toISOString(), channel: 'sms', message: null }],
     })
     const outcome = await handle.result()
     expect(outcome.followUps.map((f: { number: number }) => f.number)).toEqual([1, 2, 3])
     await sleep(500)
     expect((await followUps(quote.id)).map((r) => r.idempotency_key.split(':')[3])).toEqual(['1', '2', '3'])
-    await temporal.workflow.getHandle(wfId(quote.id, 1)).terminate('test done')
+    await temporal.workflow.getHandle(wfId(quote.id, 1, companyId)).terminate('test done')
   })
 
-  it('accepting on the quote page stops it at once: no further follow-up', async () => {
-    await setFollowUps(company.company_id, { delays_days: [1, 6, 12] })
-    const { quote, token } = await sentQuote()
-    await waitFor(() => followUps(quote.id), (rows) => rows.length === 1, 10_000, 100)
-    const acceptedAt = Date.now()
-    expect((await post(`/q/${token}/accept`, 'name=Casey+Nguyen')).status).toBe(303)
-    const outcome = await result(wfId(quote.id, 1))
-    expect(outcome).toMatchObject({ outcome: 'stopped', reason: 'quote accepted' })
-    expect(Date.now() - acceptedAt).toBeLessThan(3000) // at once, well before follow-up 2 (6 s after the send)
-    expect(await runOf(wfId(quote.id, 1))).toMatchObject({ status: 'stopped', outcome: 'stopped: quote accepted' })
-    await sleep(6 * DAY_MS)
-    expect(await followUps(quote.id)).toHaveLength(1)
-  })
-
-  it('declining on the quote page stops it at once', async () => {
-    await setFollowUps(company.company_id, { delays_days: [5, 10] })
-    const { quote, token } = await sentQuote()
-    const declinedAt = Date.now()
-    expect((await post(`/q/${token}/decline`, 'reason=Too+dear')).status).toBe(303)
-    expect(await result(wfId(quote.id, 1))).toMatchObject({ outcome: 'stopped', reason: 'quote declined' })
-    expect(Date.now() - declinedAt).toBeLessThan(3000)
-    expect(await followUps(quote.id)).toHaveLength(0)
-  })
-
-  it('a quote that expires (quotes.update moves its last day into the past) stops at once', async () => {
-    await setFollowUps(company.company_id, { delays_days: [5, 10] })
-    const { quote } = await sentQuote()
-    const yesterday = new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10)
-    await tool(client, 'quotes.update', { quote_id: quote.id, valid_until: yesterday })
-    expect(await result(wfId(quote.id, 1))).toMatchObject({ outcome: 'stopped', reason: 'quote expired' })
-    expect(await followUps(quote.id)).toHaveLength(0)
-  })
-
-  it('sending the quote again stops the old run at once; the new send has its own follow-ups', async () => {
-    await setFollowUps(company.company_id, { delays_days: [1, 8, 15] })
-    const { quote } = await sentQuote()
-    await waitFor(() => followUps(quote.id), (rows) => rows.length === 1, 10_000, 100)
-    const resentAt = Date.now()
-    const again = await tool(client, 'quotes.send', { quote_id: quote.id, send_sms: true })
-    expect(again.follow_ups.workflow_id).toBe(wfId(quote.id, 2))
-    expect(await result(wfId(quote.id, 1))).toMatchObject({ outcome: 'stopped', reason: 'quote sent again' })
-    expect(Date.now() - resentAt).toBeLessThan(3000)
-    await waitFor(() => followUps(quote.id), (rows) => rows.length === 2, 10_000, 100)
-    const keys = (await followUps(quote.id)).map((r) => r.idempotency_key)
-    expect(keys).toEqual([`quote-follow-up:${quote.id}:1:1:sms`, `quote-follow-up:${quote.id}:2:1:sms`])
-    await tool(client, 'quotes.update', { quote_id: quote.id, status: 'Declined' }) // quotes.update signals too
-    expect(await result(wfId(quote.id, 2))).toMatchObject({ outcome: 'stopped', reason: 'quote declined' })
-  })
-
-  it('a client who opted out of SMS gets none: each follow-up is recorded as not sent', async () => {
-    await setFollowUps(company.company_id, { delays_days: [1, 2] })
+  it('a client who opted out of SMS gets none: each follow-up is recorded as not sent', async ({ expect }) => {
+    const { companyId, client } = await ownCompany()
+    await setFollowUps(companyId, { delays_days: [1, 2] })
     const phone = '0412 999 001'
     await app.owner`insert into message_opt_outs (company_id, channel, address, source, detail, opted_out_at, updated_at)
-      values (${company.company_id}, 'sms', '+61412999001', 'sms_keyword', 'STOP', now(), now())`
+      values (${companyId}, 'sms', '+61412999001', 'sms_keyword', 'STOP', now(), now())`
     const lead = (await tool(client, 'leads.create', { name: 'Robin Opted', phone })).lead
     const { quote } = await tool(client, 'quotes.create', { lead_id: lead.id, line_items: [{ description: 'Rewire', quantity: 1, unitPrice: 990 }] })
     await tool(client, 'quotes.send', { quote_id: quote.id })
-    const outcome = await result(wfId(quote.id, 1))
+    const outcome = await result(wfId(quote.id, 1, companyId))
     expect(outcome.followUps.map((f: { sent: string[] }) => f.sent)).toEqual([[], []])
     const rows = await followUps(quote.id)
     expect(rows.map((r) => [r.status, r.message_type])).toEqual([['failed', 'follow_up'], ['failed', 'follow_up']])
     expect(rows.every((r) => /opted out/i.test(r.error ?? ''))).toBe(true)
-    const run = await runOf(wfId(quote.id, 1))
+    const run = await runOf(wfId(quote.id, 1, companyId))
     expect(run!.details.map((d: { result: string }) => d.result).every((r: string) => r.startsWith('nothing sent; not sent sms'))).toBe(true)
+  })
+
+  it('declining on the quote page stops it at once', async ({ expect }) => {
+    const { companyId, client } = await ownCompany()
+    await setFollowUps(companyId, { delays_days: [5, 10] })
+    const { quote, token } = await sentQuote(client)
+    const declinedAt = Date.now()
+    expect((await post(`/q/${token}/decline`, 'reason=Too+dear')).status).toBe(303)
+    expect(await result(wfId(quote.id, 1, companyId))).toMatchObject({ outcome: 'stopped', reason: 'quote declined' })
+    expect(Date.now() - declinedAt).toBeLessThan(3000)
+    expect(await followUps(quote.id)).toHaveLength(0)
+  })
+
+  it('a quote that expires (quotes.update moves its last day into the past) stops at once', async ({ expect }) => {
+    const { companyId, client } = await ownCompany()
+    await setFollowUps(companyId, { delays_days: [5, 10] })
+    const { quote } = await sentQuote(client)
+    const yesterday = new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10)
+    await tool(client, 'quotes.update', { quote_id: quote.id, valid_until: yesterday })
+    expect(await result(wfId(quote.id, 1, companyId))).toMatchObject({ outcome: 'stopped', reason: 'quote expired' })
+    expect(await followUps(quote.id)).toHaveLength(0)
   })
 })
 

@@ -31,8 +31,10 @@ const notices = (reminderId: string) =>
 const firedAt = async (id: string) => (await app.owner`select fired_at from reminders where id = ${id}`)[0]!.fired_at as Date | null
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
-describe('a reminder fires on a durable Temporal timer', () => {
-  it('created through MCP for two seconds ahead: fires once, one notice, run found by CompanyId and completed', async () => {
+// These tests mostly wait on their timers, so they wait together: each makes and watches its own
+// reminders, and nothing here changes what another test reads.
+describe.concurrent('a reminder fires on a durable Temporal timer', () => {
+  it('created through MCP for two seconds ahead: fires once, one notice, run found by CompanyId and completed', async ({ expect }) => {
     const lead = (await tool(client, 'leads.create', { name: 'Jordan Lee', email: 'jordan@example.com.au' })).lead
     const dueAt = inSeconds(2)
     const { reminder } = await tool(client, 'reminders.create', { title: 'Call Jordan back', due_at: dueAt, lead_id: lead.id, notify: 'sms' })
@@ -66,7 +68,7 @@ describe('a reminder fires on a durable Temporal timer', () => {
     expect(listed.map((r: any) => [r.id, r.status])).toEqual([[reminder.id, 'fired']])
   })
 
-  it('marked done before it is due never fires', async () => {
+  it('marked done before it is due never fires', async ({ expect }) => {
     const { reminder } = await tool(client, 'reminders.create', { title: 'Order switchboard', due_at: inSeconds(3), notify: 'email' })
     const done = await patch(reminder.id, { done: true })
     expect(done.status).toBe(200)
@@ -79,7 +81,7 @@ describe('a reminder fires on a durable Temporal timer', () => {
     expect(await notices(reminder.id)).toHaveLength(0)
   })
 
-  it('one whose due time is moved fires at the new time, once', async () => {
+  it('one whose due time is moved fires at the new time, once', async ({ expect }) => {
     const { reminder } = await tool(client, 'reminders.create', { title: 'Chase supplier', due_at: inSeconds(120), notify: 'email' })
     const newDue = inSeconds(2)
     const moved = await patch(reminder.id, { due_at: newDue })
