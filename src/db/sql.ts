@@ -84,7 +84,7 @@ function openTenantTransaction(companyId: string): string {
  * pipelined ahead of fn's first queries on the reserved connection, then COMMIT. (postgres.js's
  * begin() would wait for BEGIN first.) fn gets the reserved connection as its transaction handle;
  * it has no savepoint() method, so code that needs one writes the SQL (`savepoint x`, `release
- * savepoint x`, `rollback to savepoint x`), as jobs/service.ts and automations/review-booster.ts do.
+ * savepoint x`, `rollback to savepoint x`), as jobs/queries.ts and automations/review-booster.ts do.
  */
 export async function withTenant<T>(db: Db, companyId: string, fn: (tx: postgres.TransactionSql) => Promise<T>): Promise<T> {
   const conn = await db.app.reserve()

@@ -7,18 +7,14 @@ import type { Deps } from '../../core/deps.js'
 import { centsToDollars } from '../../core/money.js'
 import { localDate } from '../../core/zoned-time.js'
 import { withTenant } from '../../db/sql.js'
-import { overdueCondition } from '../invoicing/queries.js'
 import { funnel } from './detailed.js'
 import { readFinancials } from './financials.js'
+import { listInvoiceStatus } from './queries/financials.js'
 import type { FinancialsResource } from './schema.js'
 import { companyTimeZone, lookback } from './window.js'
 
 async function invoiceStatus(tx: postgres.TransactionSql, today: string) {
-  const rows = await tx<{ status: string; n: number; total: string; balance: string }[]>`
-    select case when ${overdueCondition(tx, today)} then 'Overdue' else status end as status,
-           count(*)::int as n, sum(total_cents)::text as total,
-           sum(case when status = 'Void' then 0 else total_cents - amount_paid_cents - amount_credited_cents end)::text as balance
-    from invoices where kind <> 'credit_note' group by 1 order by 1`
+  const rows = await listInvoiceStatus(tx, today)
   return rows.map((r) => ({ status: r.status, count: r.n, total: centsToDollars(Number(r.total)), balance: centsToDollars(Number(r.balance)) }))
 }
 

@@ -1,6 +1,5 @@
-// Cashflow SQL, recurring costs (recurring-costs.ts). Every function takes the tenant transaction from
-// withTenant(); RLS scopes the rows. (forecast.ts still writes its own SQL: it moves here once the
-// time-zone change to it has landed; see test/sql-placement.test.ts.)
+// Cashflow SQL: recurring costs (recurring-costs.ts) and the forecast's items (forecast.ts). Every
+// function takes the tenant transaction from withTenant(); RLS scopes the rows.
 import type postgres from 'postgres'
 import type { Static } from 'typebox'
 import { addDays } from '../../core/period.js'
@@ -62,4 +61,73 @@ export async function deactivateCost(tx: postgres.TransactionSql, id: string, lo
         deactivated_at = coalesce(deactivated_at, ${now}), updated_at = case when active then ${now} else updated_at end, active = false
       where id = ${id} returning id`
   return found
+}
+
+/** The company's payment terms in days; undefined before invoicing settings exist. */
+export async function findPaymentTermsDays(tx: postgres.TransactionSql): Promise<number | undefined> {
+  const [settings] = await tx<{ days: number }[]>`select payment_terms_days as days from invoicing_settings`
+  return settings?.days
+}
+
+/** One forecast item, in cents (as text), with its client's record and its week (1 = this week). */
+export interface ForecastItemRow {
+  type: 'invoice' | 'job' | 'recurring_cost'; id: string; label: string; date: string; amount: string; expected: string
+  paid: number; history: number; week: number; detail: string | null
+}
+
+/** The client's record: how many of its other invoices are Paid, of those Paid or past due. */
+const history = (tx: postgres.TransactionSql, self: postgres.Fragment, today: string) => tx`
+  cross join lateral (
+    select (count(*) filter (where h.status = 'Paid'))::int as paid, count(*)::int as history
+    from invoices h
+    where h.lead_id = l.id and ${self} and h.kind <> 'credit_note' and h.status <> 'Void' and (h.status = 'Paid' or h.due_date < ${today}::date)
+  ) hist`
+
+/** The amount weighted by the client's record, or by defaultWeight for a client with no history. */
+const weighted = (tx: postgres.TransactionSql, amount: postgres.Fragment, defaultWeight: number) =>
+  tx`round(case when hist.history = 0 then ${amount} * ${defaultWeight}::numeric else ${amount}::numeric * hist.paid / hist.history end)::bigint::text`
+
+/** Invoices owed, due by `last`, on their due date or today when overdue. */
+export async function listInvoiceItems(tx: postgres.TransactionSql, today: string, last: string, defaultWeight: number): Promise<ForecastItemRow[]> {
+  const balance = tx`(i.total_cents - i.amount_paid_cents - i.amount_credited_cents)`
+  return tx<ForecastItemRow[]>`
+    select 'invoice' as type, i.id, i.invoice_number || ' · ' || l.name as label, to_char(greatest(i.due_date, ${today}::date), 'YYYY-MM-DD') as date,
+           ${balance}::text as amount, ${weighted(tx, balance, defaultWeight)} as expected, hist.paid, hist.history,
+           (greatest(i.due_date, ${today}::date) - ${today}::date) / 7 + 1 as week,
+           i.status || case when i.due_date < ${today}::date then ', overdue since ' || to_char(i.due_date, 'YYYY-MM-DD') else ', due ' || to_char(i.due_date, 'YYYY-MM-DD') end as detail
+    from invoices i join leads l on l.id = i.lead_id
+    ${history(tx, tx`h.id <> i.id`, today)}
+    where i.status in ('Draft', 'Sent', 'Partially Paid') and i.kind <> 'credit_note' and i.due_date <= ${last}::date and ${balance} > 0
+    order by i.due_date, i.invoice_number`
+}
+
+/** Jobs booked, or completed without a final invoice: what is not yet invoiced, expected `terms` days after the job (or today). */
+export async function listJobItems(tx: postgres.TransactionSql, today: string, last: string, tz: string, terms: number, defaultWeight: number): Promise<ForecastItemRow[]> {
+  const localDay = tx`greatest(coalesce(case when j.status = 'Completed' then null else (j.scheduled_date at time zone ${tz})::date end, ${today}::date), ${today}::date)`
+  const invoiced = tx`(select coalesce(sum(i.total_cents - i.amount_credited_cents), 0) from invoices i
+                       where (i.job_id = j.id or (j.quote_id is not null and i.quote_id = j.quote_id and i.job_id is null))
+                         and i.kind <> 'credit_note' and i.status <> 'Void')`
+  const remaining = tx`(j.amount_cents - ${invoiced})`
+  return tx<ForecastItemRow[]>`
+    select * from (
+      select 'job' as type, j.id, j.title || ' · ' || l.name as label, to_char(${localDay} + ${terms}::int, 'YYYY-MM-DD') as date,
+             ${remaining}::text as amount, ${weighted(tx, remaining, defaultWeight)} as expected, hist.paid, hist.history,
+             (${localDay} + ${terms}::int - ${today}::date) / 7 + 1 as week,
+             j.status || case when j.status = 'Completed' then ', not yet invoiced' else ' for ' || to_char((j.scheduled_date at time zone ${tz})::date, 'YYYY-MM-DD') end as detail,
+             ${localDay} + ${terms}::int as on_date, ${remaining} as left_cents
+      from jobs j join leads l on l.id = j.lead_id
+      ${history(tx, tx`true`, today)}
+      where j.status in ('Scheduled', 'In Progress', 'Completed') and j.amount_cents > 0
+        and (j.status = 'Completed' or j.scheduled_date is not null)
+        and not exists (select 1 from invoices f where f.job_id = j.id and f.kind = 'final' and f.status <> 'Void')
+    ) x where x.on_date <= ${last}::date and x.left_cents > 0
+    order by x.on_date, x.id`
+}
+
+/** Each date a recurring cost falls due from today to `last`, in full. */
+export async function listRecurringCostItems(tx: postgres.TransactionSql, today: string, last: string): Promise<ForecastItemRow[]> {
+  return tx<ForecastItemRow[]>`
+    select 'recurring_cost' as type, cost_id as id, name as label, to_char(on_date, 'YYYY-MM-DD') as date, amount_cents::text as amount,
+           amount_cents::text as expected, 0 as paid, 0 as history, (on_date - ${today}::date) / 7 + 1 as week, frequency as detail
+    from recurring_cost_occurrences(${today}::date, ${last}::date) order by on_date, name`
 }

@@ -8,7 +8,7 @@ import { escapeHtml } from '../../core/html-escape.js'
 import { isAuMobile } from '../../core/phone.js'
 import { reserveMessageDelivery, type QueuedMessage } from '../comms/deliver.js'
 import { withTenantThenStart } from '../../temporal/outbox.js'
-import { findJob, presentJob } from './queries.js'
+import { findJob, findNoticeCompany, presentJob, updateEtaCount } from './queries.js'
 import { localDate } from '../../core/zoned-time.js'
 import type { SendEtaInput } from './schema.js'
 
@@ -20,15 +20,14 @@ export async function sendEta(deps: Deps, principal: Principal, input: Static<ty
     if (row.status === 'Completed' || row.status === 'Cancelled') {
       throw new AppError('conflict', `The job is ${row.status}; no on-my-way notice is needed.`, { current_status: row.status })
     }
-    const [company] = await tx<{ business_name: string; phone: string | null; time_zone: string }[]>`select business_name, phone, time_zone from companies`
+    const company = await findNoticeCompany(tx)
     const first = row.lead_name.split(/\s+/)[0] ?? row.lead_name
     const who = row.technician ? `${row.technician} from ${company!.business_name}` : company!.business_name
     const when = input.eta_minutes ? ` and should arrive in about ${input.eta_minutes} minutes` : ''
     const text = `Hi ${first}, ${who} is on the way${when}.${input.message ? ` ${input.message}` : ''}`
     const channel = input.channel ?? 'sms'
     // Numbered per job, so a retried delivery of notice n never sends twice (never keyed by the clock).
-    const [numbered] = await tx<{ eta_count: number }[]>`update jobs set eta_count = eta_count + 1 where id = ${row.id} returning eta_count`
-    const notice = numbered!.eta_count
+    const notice = await updateEtaCount(tx, row.id)
     const key = `eta:${row.id}:${notice}`
     const base = { messageType: 'eta', leadId: row.lead_id, jobId: row.id }
     const messages: QueuedMessage[] = []

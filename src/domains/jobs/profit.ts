@@ -9,16 +9,8 @@ import { addDays } from '../../core/period.js'
 import { localDate } from '../../core/zoned-time.js'
 import { companyTimeZone } from '../../core/company-time.js'
 import { withTenant } from '../../db/sql.js'
-import type { JobStatus, ProfitSummaryInput } from './schema.js'
-
-interface ProfitRow {
-  id: string
-  title: string
-  status: JobStatus
-  revenue_cents: string
-  materials_cents: string
-  recorded_cents: string
-}
+import { listProfitRows, type ProfitRow } from './queries.js'
+import type { ProfitSummaryInput } from './schema.js'
 
 const percent = (margin: number, revenue: number) => (revenue > 0 ? Math.round((margin / revenue) * 1000) / 10 : null)
 
@@ -29,15 +21,7 @@ export async function profitSummary(deps: Deps, principal: Principal, input: Sta
     const today = localDate(deps.clock.now(), timeZone)
     const period = input.job_id ? null : { from: input.from ?? addDays(today, -30), to: input.to ?? today }
     if (period && period.from > period.to) throw validationError(['from: must not be after to'])
-    const rows = await tx<ProfitRow[]>`
-      select j.id, j.title, j.status, coalesce(j.amount_cents, 0) as revenue_cents,
-        coalesce((select sum(round(li.quantity * li.unit_cost_cents)) from quote_line_items li where li.quote_id = j.quote_id and li.unit_cost_cents is not null), 0) as materials_cents,
-        coalesce((select sum(c.amount_cents) from job_costs c where c.job_id = j.id), 0) as recorded_cents
-      from jobs j
-      where ${input.job_id
-        ? tx`j.id = ${input.job_id}`
-        : tx`j.status = 'Completed' and (j.completed_at at time zone ${timeZone})::date between ${period!.from}::date and ${period!.to}::date`}
-      order by j.completed_at nulls last, j.created_at`
+    const rows = await listProfitRows(tx, input.job_id, timeZone, period)
     if (input.job_id && !rows.length) throw notFound('Job')
     return summarise(rows, period)
   })

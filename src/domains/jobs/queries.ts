@@ -1,4 +1,5 @@
-// Job SQL, with the lead and quote a job links to.
+// Job SQL: the job with the lead and quote it links to, its writes (costs, extras, completion, the
+// review savepoint), profit and on-my-way notices. Every function takes the tenant transaction.
 import type postgres from 'postgres'
 import { centsToDollars } from '../../core/money.js'
 import { listPage, timestampFilter, type Page } from '../../core/paging.js'
@@ -111,4 +112,127 @@ export async function listJobRows(tx: postgres.TransactionSql, f: JobFilter, pag
     scheduledTo && tx`j.scheduled_date < ${scheduledTo}`,
   ]
   return listPage<JobRow>(tx, page, { select: tx`select ${columns(tx)} ${from(tx)}`, from: tx`from jobs j`, alias: 'j', matching })
+}
+
+export interface NewJob {
+  lead_id: string
+  quote_id: string | null
+  title: string
+  status: JobStatus
+  scheduled_date: string | null
+  address: string | null
+  amount_cents: number | null
+  technician: string | null
+  notes: string | null
+}
+
+/** The new job's id; a second job for the same quote fails on jobs_quote_unique. */
+export async function insertJob(tx: postgres.TransactionSql, companyId: string, job: NewJob, now: Date): Promise<string> {
+  const [row] = await tx<{ id: string }[]>`
+        insert into jobs (company_id, lead_id, quote_id, title, status, scheduled_date, address, amount_cents, technician, notes, created_at, updated_at)
+        values (${companyId}, ${job.lead_id}, ${job.quote_id}, ${job.title}, ${job.status}, ${job.scheduled_date},
+                ${job.address}, ${job.amount_cents}, ${job.technician}, ${job.notes}, ${now}, ${now})
+        returning id`
+  return row!.id
+}
+
+/** Gives the job the quote's invoices that have none yet (a deposit invoiced on acceptance). */
+export async function updateQuoteInvoicesJob(tx: postgres.TransactionSql, quoteId: string, jobId: string): Promise<void> {
+  await tx`update invoices set job_id = ${jobId} where quote_id = ${quoteId} and job_id is null`
+}
+
+/** Sets the given columns (names as in the table) on the job. */
+export async function updateJobRow(tx: postgres.TransactionSql, id: string, changes: Record<string, unknown>): Promise<void> {
+  await tx`update jobs set ${tx(changes, ...Object.keys(changes))} where id = ${id}`
+}
+
+export async function insertJobCost(tx: postgres.TransactionSql, companyId: string, jobId: string, description: string, amountCents: number, now: Date): Promise<void> {
+  await tx`insert into job_costs (company_id, job_id, description, amount_cents, created_at)
+               values (${companyId}, ${jobId}, ${description}, ${amountCents}, ${now})`
+}
+
+/** The number of the job's final invoice that is not void, if one is issued. */
+export async function findFinalInvoiceNumber(tx: postgres.TransactionSql, jobId: string): Promise<string | undefined> {
+  const [final] = await tx<{ invoice_number: string }[]>`select invoice_number from invoices where job_id = ${jobId} and kind = 'final' and status <> 'Void'`
+  return final?.invoice_number
+}
+
+export interface NewJobExtra {
+  company_id: string
+  job_id: string
+  description: string
+  quantity: number
+  unit_price_cents: number
+  total_cents: number
+  created_at: Date
+}
+
+export async function insertJobExtras(tx: postgres.TransactionSql, rows: NewJobExtra[]): Promise<void> {
+  await tx`insert into job_extras ${tx(rows)}`
+}
+
+export interface Completion {
+  notes: string | null
+  satisfaction_rating: number | null
+  amount_cents: string | number | null
+}
+
+export async function updateJobCompleted(tx: postgres.TransactionSql, id: string, c: Completion, now: Date): Promise<void> {
+  await tx`
+      update jobs set status = 'Completed', completed_at = ${now}, updated_at = ${now}, notes = ${c.notes},
+             satisfaction_rating = ${c.satisfaction_rating},
+             amount_cents = ${c.amount_cents}
+      where id = ${id}`
+}
+
+// The review request on completion runs in a savepoint: withTenant's handle has no savepoint(), so
+// these statements do the same.
+export async function savepointReviewRequest(tx: postgres.TransactionSql): Promise<void> {
+  await tx`savepoint review_request`
+}
+
+export async function releaseReviewRequest(tx: postgres.TransactionSql): Promise<void> {
+  await tx`release savepoint review_request`
+}
+
+export async function rollbackReviewRequest(tx: postgres.TransactionSql): Promise<void> {
+  await tx`rollback to savepoint review_request`
+}
+
+export interface ProfitRow {
+  id: string
+  title: string
+  status: JobStatus
+  revenue_cents: string
+  materials_cents: string
+  recorded_cents: string
+}
+
+/**
+ * Revenue, material costs (the quote's line-item unit costs) and recorded costs: of one job when
+ * jobId is given, else of the jobs completed in the period (local dates in timeZone).
+ */
+export async function listProfitRows(tx: postgres.TransactionSql, jobId: string | undefined, timeZone: string, period: { from: string; to: string } | null): Promise<ProfitRow[]> {
+  const rows = await tx<ProfitRow[]>`
+      select j.id, j.title, j.status, coalesce(j.amount_cents, 0) as revenue_cents,
+        coalesce((select sum(round(li.quantity * li.unit_cost_cents)) from quote_line_items li where li.quote_id = j.quote_id and li.unit_cost_cents is not null), 0) as materials_cents,
+        coalesce((select sum(c.amount_cents) from job_costs c where c.job_id = j.id), 0) as recorded_cents
+      from jobs j
+      where ${jobId
+        ? tx`j.id = ${jobId}`
+        : tx`j.status = 'Completed' and (j.completed_at at time zone ${timeZone})::date between ${period!.from}::date and ${period!.to}::date`}
+      order by j.completed_at nulls last, j.created_at`
+  return rows
+}
+
+/** What an on-my-way notice names: the business, its phone and zone. */
+export async function findNoticeCompany(tx: postgres.TransactionSql): Promise<{ business_name: string; phone: string | null; time_zone: string } | undefined> {
+  const [company] = await tx<{ business_name: string; phone: string | null; time_zone: string }[]>`select business_name, phone, time_zone from companies`
+  return company
+}
+
+/** Counts one more on-my-way notice for the job; the new count numbers it. */
+export async function updateEtaCount(tx: postgres.TransactionSql, jobId: string): Promise<number> {
+  const [numbered] = await tx<{ eta_count: number }[]>`update jobs set eta_count = eta_count + 1 where id = ${jobId} returning eta_count`
+  return numbered!.eta_count
 }

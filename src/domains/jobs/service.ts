@@ -15,7 +15,10 @@ import { prepareReviewRequest, presentRequest } from '../reviews/request.js'
 import { findLead } from '../leads/queries.js'
 import { findQuote, lineItemsFor } from '../quotes/queries.js'
 import { companyToday } from '../../core/company-time.js'
-import { findJob, listJobRows, presentJob, type JobRow } from './queries.js'
+import {
+  findFinalInvoiceNumber, findJob, insertJob, insertJobCost, insertJobExtras, listJobRows, presentJob, releaseReviewRequest,
+  rollbackReviewRequest, savepointReviewRequest, updateJobCompleted, updateJobRow, updateQuoteInvoicesJob, type JobRow, type NewJobExtra,
+} from './queries.js'
 import { assertJobMove } from './transitions.js'
 import type { JobChanged, JobCompletionRecorded } from './events.js'
 import type { CompleteJobInput, CreateJobInput, JobStatus, ListJobsInput, UpdateJobInput } from './schema.js'
@@ -56,14 +59,13 @@ export async function createJob(deps: Deps, principal: Principal, input: Static<
       title ||= lead.service_type ?? `Job for ${lead.name}`
       const status: JobStatus = input.scheduled_date ? 'Scheduled' : 'Quoted'
       const address = input.address ?? ([lead.address, lead.suburb].filter(Boolean).join(', ') || null)
-      const [row] = await tx<{ id: string }[]>`
-        insert into jobs (company_id, lead_id, quote_id, title, status, scheduled_date, address, amount_cents, technician, notes, created_at, updated_at)
-        values (${principal.companyId}, ${lead.id}, ${input.quote_id ?? null}, ${title}, ${status}, ${input.scheduled_date ?? null},
-                ${address}, ${amountCents}, ${input.technician ?? null}, ${input.notes ?? null}, ${now}, ${now})
-        returning id`
+      const jobId = await insertJob(tx, principal.companyId, {
+        lead_id: lead.id, quote_id: input.quote_id ?? null, title, status, scheduled_date: input.scheduled_date ?? null,
+        address, amount_cents: amountCents, technician: input.technician ?? null, notes: input.notes ?? null,
+      }, now)
       // A deposit invoiced when the quote was accepted belongs to the job from now on.
-      if (input.quote_id) await tx`update invoices set job_id = ${row!.id} where quote_id = ${input.quote_id} and job_id is null`
-      const job = await loadJob(tx, row!.id, now)
+      if (input.quote_id) await updateQuoteInvoicesJob(tx, input.quote_id, jobId)
+      const job = await loadJob(tx, jobId, now)
       await jobEvents(emit, principal.companyId, job, null, now)
       return { job }
     })
@@ -96,10 +98,9 @@ export async function updateJob(deps: Deps, principal: Principal, input: Static<
     for (const k of ['technician', 'notes', 'title', 'address'] as const) if (fields[k] !== undefined) changes[k] = fields[k]
     if (fields.amount !== undefined) changes.amount_cents = fields.amount === null ? null : parseDollars(fields.amount, 'amount')
     if (target === 'Completed' && before.status !== 'Completed') changes.completed_at = now
-    await tx`update jobs set ${tx(changes, ...Object.keys(changes))} where id = ${id}`
+    await updateJobRow(tx, id, changes)
     for (const cost of costs ?? []) {
-      await tx`insert into job_costs (company_id, job_id, description, amount_cents, created_at)
-               values (${principal.companyId}, ${id}, ${cost.description}, ${parseDollars(cost.amount, 'add_costs.amount')}, ${now})`
+      await insertJobCost(tx, principal.companyId, id, cost.description, parseDollars(cost.amount, 'add_costs.amount'), now)
     }
     if (extras?.length) await addExtras(tx, principal.companyId, before, extras, now)
     const job = await loadJob(tx, id, now)
@@ -111,10 +112,10 @@ export async function updateJob(deps: Deps, principal: Principal, input: Static<
 /** Billable extras go on the final invoice, so they can be added until it is issued. */
 async function addExtras(tx: postgres.TransactionSql, companyId: string, job: JobRow, extras: NonNullable<Static<typeof UpdateJobInput>['add_extras']>, now: Date) {
   if (job.status === 'Cancelled') throw new AppError('conflict', 'A Cancelled job takes no extras.', { current_status: job.status })
-  const [final] = await tx<{ invoice_number: string }[]>`select invoice_number from invoices where job_id = ${job.id} and kind = 'final' and status <> 'Void'`
-  if (final) throw new AppError('conflict', `The job's final invoice ${final.invoice_number} is issued; void it first to add extras, or invoice them separately.`, { invoice_number: final.invoice_number })
+  const final = await findFinalInvoiceNumber(tx, job.id)
+  if (final) throw new AppError('conflict', `The job's final invoice ${final} is issued; void it first to add extras, or invoice them separately.`, { invoice_number: final })
   const problems: string[] = []
-  const rows = extras.map((e, i) => {
+  const rows = extras.map((e, i): NewJobExtra => {
     let unitPriceCents = 0
     try {
       unitPriceCents = parseDollars(e.unitPrice, `add_extras.${i}.unitPrice`)
@@ -126,7 +127,7 @@ async function addExtras(tx: postgres.TransactionSql, companyId: string, job: Jo
     return { company_id: companyId, job_id: job.id, description: e.description, quantity: e.quantity, unit_price_cents: unitPriceCents, total_cents: total, created_at: now }
   })
   if (problems.length) throw validationError(problems)
-  await tx`insert into job_extras ${tx(rows)}`
+  await insertJobExtras(tx, rows)
 }
 
 export async function completeJob(deps: Deps, principal: Principal, input: Static<typeof CompleteJobInput>) {
@@ -137,11 +138,11 @@ export async function completeJob(deps: Deps, principal: Principal, input: Stati
     if (before.status === 'Completed') throw new AppError('conflict', `This job was already completed at ${before.completed_at?.toISOString()}.`, { current_status: 'Completed', allowed: [] })
     assertJobMove(before.status, 'Completed')
     const notes = input.completion_notes ? [before.notes, input.completion_notes].filter(Boolean).join('\n\n') : before.notes
-    await tx`
-      update jobs set status = 'Completed', completed_at = ${now}, updated_at = ${now}, notes = ${notes},
-             satisfaction_rating = ${input.satisfaction_rating ?? null},
-             amount_cents = ${input.amount === undefined ? before.amount_cents : parseDollars(input.amount, 'amount')}
-      where id = ${input.job_id}`
+    await updateJobCompleted(tx, input.job_id, {
+      notes,
+      satisfaction_rating: input.satisfaction_rating ?? null,
+      amount_cents: input.amount === undefined ? before.amount_cents : parseDollars(input.amount, 'amount'),
+    }, now)
     const review = input.request_review ? await reviewOnCompletion(tx, start, principal.companyId, input.job_id, now) : null
     // Reactions queue the client automations here (review booster, referral offer after 5 stars), when on.
     const completion: JobCompletionRecorded = { jobId: input.job_id, rating: input.satisfaction_rating ?? null }
@@ -159,14 +160,14 @@ export async function completeJob(deps: Deps, principal: Principal, input: Stati
  */
 async function reviewOnCompletion(tx: postgres.TransactionSql, start: StartAfterCommit, companyId: string, jobId: string, now: Date) {
   // withTenant's handle has no savepoint(); the SQL statements do the same.
-  await tx`savepoint review_request`
+  await savepointReviewRequest(tx)
   let prepared: Awaited<ReturnType<typeof prepareReviewRequest>>
   try {
     prepared = await prepareReviewRequest(tx, companyId, (await findJob(tx, jobId))!, {}, now)
-    await tx`release savepoint review_request`
+    await releaseReviewRequest(tx)
   } catch (error) {
     if (!(error instanceof AppError)) throw error
-    await tx`rollback to savepoint review_request`
+    await rollbackReviewRequest(tx)
     const detail = (error.extra.messages as string[] | undefined)?.join('; ')
     return { sent: false, note: `The job is completed, but no review request was sent: ${error.message}${detail ? ` (${detail})` : ''}`, request: null }
   }

@@ -7,15 +7,7 @@ import type { Deps } from '../../core/deps.js'
 import type { Principal } from '../../core/access.js'
 import { AppError } from '../../core/errors.js'
 import { withTenant } from '../../db/sql.js'
-
-interface AccountRow {
-  provider: string
-  account_id: string
-  charges_enabled: boolean
-  onboarding_url: string | null
-  connected_at: Date
-  updated_at: Date
-}
+import { findCompanyContact, findPaymentAccount, updateAccountChargesEnabled, upsertPaymentAccount, type AccountRow } from './queries.js'
 
 function present(row: AccountRow | undefined, provider: string) {
   if (!row || row.provider !== provider) {
@@ -29,20 +21,15 @@ function present(row: AccountRow | undefined, provider: string) {
   }
 }
 
-async function readAccount(tx: postgres.TransactionSql): Promise<AccountRow | undefined> {
-  const [row] = await tx<AccountRow[]>`select provider, account_id, charges_enabled, onboarding_url, connected_at, updated_at from payment_accounts`
-  return row
-}
-
 export async function getPaymentAccount(deps: Deps, principal: Principal) {
-  return { account: present(await withTenant(deps.db, principal.companyId, readAccount), deps.payments.name) }
+  return { account: present(await withTenant(deps.db, principal.companyId, findPaymentAccount), deps.payments.name) }
 }
 
 export async function connectPaymentAccount(deps: Deps, principal: Principal) {
   // The processor call happens outside any transaction (see "External calls outside transactions").
   const { existing, company } = await withTenant(deps.db, principal.companyId, async (tx) => {
-    const [company] = await tx<{ business_name: string; contact_email: string }[]>`select business_name, contact_email from companies`
-    return { existing: await readAccount(tx), company: company! }
+    const company = await findCompanyContact(tx)
+    return { existing: await findPaymentAccount(tx), company: company! }
   })
   const reuse = existing?.provider === deps.payments.name ? existing.account_id : null
   const account = await deps.payments.connectAccount({
@@ -51,25 +38,22 @@ export async function connectPaymentAccount(deps: Deps, principal: Principal) {
   })
   const now = deps.clock.now()
   const row = await withTenant(deps.db, principal.companyId, async (tx) => {
-    await tx`
-      insert into payment_accounts (company_id, provider, account_id, charges_enabled, onboarding_url, connected_at, updated_at)
-      values (${principal.companyId}, ${deps.payments.name}, ${account.accountId}, ${account.chargesEnabled}, ${account.onboardingUrl}, ${now}, ${now})
-      on conflict (company_id) do update set provider = excluded.provider, account_id = excluded.account_id,
-        charges_enabled = excluded.charges_enabled, onboarding_url = excluded.onboarding_url, updated_at = excluded.updated_at`
-    return readAccount(tx)
+    await upsertPaymentAccount(tx, principal.companyId, {
+      provider: deps.payments.name, accountId: account.accountId, chargesEnabled: account.chargesEnabled, onboardingUrl: account.onboardingUrl,
+    }, now)
+    return findPaymentAccount(tx)
   })
   return { account: present(row, deps.payments.name) }
 }
 
 /** The processor's word on whether the account can take charges (account.updated). */
 export async function applyAccountUpdate(deps: Deps, tx: postgres.TransactionSql, accountId: string, chargesEnabled: boolean) {
-  await tx`update payment_accounts set charges_enabled = ${chargesEnabled}, updated_at = ${deps.clock.now()}
-           where provider = ${deps.payments.name} and account_id = ${accountId}`
+  await updateAccountChargesEnabled(tx, deps.payments.name, accountId, chargesEnabled, deps.clock.now())
 }
 
 /** The active account, or the clear error payments.send_link and the pay page give without one. */
 export async function activeAccount(deps: Deps, tx: postgres.TransactionSql): Promise<AccountRow> {
-  const row = await readAccount(tx)
+  const row = await findPaymentAccount(tx)
   if (!row || row.provider !== deps.payments.name) {
     throw new AppError('payment_account_required', 'No payment account is connected, so there is no online payment link to send. The owner connects one with POST /api/v1/payments/account (with Stripe they then finish Stripe\'s sign-up at the link it returns); until then clients can pay by the bank details on the invoice.', {
       payment_account: 'not_connected', next_step: 'POST /api/v1/payments/account',

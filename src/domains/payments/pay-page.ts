@@ -7,6 +7,7 @@ import { withPublicInvoice } from '../invoicing/public.js'
 import { balanceCents, publicInvoiceUrl } from '../invoicing/queries.js'
 import { readSettings, surchargeCents } from '../invoicing/settings.js'
 import { activeAccount } from './account.js'
+import { findBusinessName, findLeadEmail } from './queries.js'
 import { recordPayment } from './record.js'
 
 /** The hosted payment page to send the client to, or null when nothing is owed. */
@@ -16,8 +17,8 @@ export async function startInvoicePayment(deps: Deps, token: string): Promise<st
     if (balance <= 0 || row.stored_status === 'Void') return null
     const account = await activeAccount(deps, tx)
     const settings = await readSettings(tx)
-    const [company] = await tx<{ business_name: string }[]>`select business_name from companies`
-    const [lead] = await tx<{ email: string | null }[]>`select email from leads where id = ${row.lead_id}`
+    const company = await findBusinessName(tx)
+    const lead = await findLeadEmail(tx, row.lead_id)
     return { row, companyId, balance, account, settings, business: company!.business_name, email: lead!.email }
   })
   if (!prepared) return null
@@ -45,7 +46,7 @@ export interface SandboxPayView {
 export async function sandboxPayView(deps: Deps, token: string): Promise<SandboxPayView> {
   return withPublicInvoice(deps, token, async (tx, row) => {
     const settings = await readSettings(tx)
-    const [company] = await tx<{ business_name: string }[]>`select business_name from companies`
+    const company = await findBusinessName(tx)
     const balance = balanceCents(row)
     return {
       invoiceNumber: row.invoice_number, businessName: company!.business_name, balanceCents: balance,

@@ -12,6 +12,7 @@ import { companyToday } from '../../core/company-time.js'
 import { balanceCents, findInvoice, type InvoiceRow } from '../invoicing/queries.js'
 import { loadInvoice } from '../invoicing/service.js'
 import { invoiceClosed } from '../invoicing/events.js'
+import { findPaymentByProviderId, insertPayment, updateInvoicePaid, type PaymentRow } from './queries.js'
 
 export type PaymentMethod = 'card' | 'bank_transfer' | 'cash' | 'cheque' | 'other'
 
@@ -26,18 +27,6 @@ export interface PaymentToRecord {
   receivedAt: Date
   /** Money already taken by a processor: recorded even beyond the balance (the excess is to refund). */
   alreadyTaken: boolean
-}
-
-interface PaymentRow {
-  id: string
-  invoice_id: string
-  amount_cents: string
-  surcharge_cents: string
-  excess_cents: string
-  method: string
-  provider: string
-  reference: string | null
-  received_at: Date
 }
 
 export function presentPayment(row: PaymentRow) {
@@ -61,31 +50,25 @@ function refuse(inv: InvoiceRow, amountCents: number): void {
 
 export async function recordPayment(deps: Deps, tx: postgres.TransactionSql, companyId: string, p: PaymentToRecord, emit: Emit) {
   const now = deps.clock.now()
-  const [existing] = await tx<PaymentRow[]>`
-    select id, invoice_id, amount_cents, surcharge_cents, excess_cents, method, provider, reference, received_at
-    from payments where provider = ${p.provider} and provider_payment_id = ${p.providerPaymentId}`
+  const existing = await findPaymentByProviderId(tx, p.provider, p.providerPaymentId)
   if (existing) return { payment: presentPayment(existing), invoice: await loadInvoice(deps, tx, existing.invoice_id), already_recorded: true }
 
   const inv = await findInvoice(tx, p.invoiceId, await companyToday(tx, now), { forUpdate: true })
   if (!inv) throw new AppError('not_found', 'Invoice was not found.')
   if (!p.alreadyTaken) refuse(inv, p.amountCents)
   const applied = Math.min(p.amountCents, balanceCents(inv))
-  const [row] = await tx<PaymentRow[]>`
-    insert into payments (company_id, invoice_id, amount_cents, surcharge_cents, excess_cents, method, provider, provider_payment_id, reference, received_at, created_at)
-    values (${companyId}, ${inv.id}, ${applied}, ${p.surchargeCents}, ${p.amountCents - applied}, ${p.method}, ${p.provider}, ${p.providerPaymentId},
-            ${p.reference}, ${p.receivedAt}, ${now})
-    returning id, invoice_id, amount_cents, surcharge_cents, excess_cents, method, provider, reference, received_at`
+  const row = await insertPayment(tx, companyId, {
+    invoice_id: inv.id, amount_cents: applied, surcharge_cents: p.surchargeCents, excess_cents: p.amountCents - applied, method: p.method,
+    provider: p.provider, provider_payment_id: p.providerPaymentId, reference: p.reference, received_at: p.receivedAt,
+  }, now)
   if (applied > 0) {
     const settled = applied === balanceCents(inv)
-    await tx`
-      update invoices set amount_paid_cents = amount_paid_cents + ${applied},
-             status = ${settled ? 'Paid' : 'Partially Paid'}, paid_at = ${settled ? now : null}, updated_at = ${now}
-      where id = ${inv.id}`
+    await updateInvoicePaid(tx, inv.id, applied, settled ? 'Paid' : 'Partially Paid', settled ? now : null, now)
     // Paid in full: its chase stops now (it reads the invoice once this transaction commits).
     if (settled) await emit(invoiceClosed(companyId, inv.id, 'paid', now))
   }
   if (applied < p.amountCents) deps.logger.warn({ companyId, invoiceId: inv.id, excessCents: p.amountCents - applied }, 'processor payment beyond the invoice balance recorded as excess to refund')
-  const payment = presentPayment(row!)
+  const payment = presentPayment(row)
   const invoice = await loadInvoice(deps, tx, inv.id)
   await emit({
     companyId, type: 'payment.received', entityType: 'payment', entityId: payment.id,

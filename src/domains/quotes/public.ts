@@ -7,7 +7,10 @@ import { AppError, notFound } from '../../core/errors.js'
 import { companyToday } from '../../core/company-time.js'
 import { localDate } from '../../core/zoned-time.js'
 import { withTenantEmitting, type Emit } from '../../core/reactions.js'
-import { findQuoteByToken, lineItemsFor, presentQuote, type QuoteRow } from './queries.js'
+import {
+  findClient, findCompanyByQuoteToken, findPageCompany, findQuoteByToken, lineItemsFor, presentQuote, updateQuoteAccepted, updateQuoteDeclined,
+  updateQuoteExpired, updateQuoteViewed, type QuoteRow,
+} from './queries.js'
 import { onStatusChange, quoteChanged } from './service.js'
 import { issueDepositInvoice } from '../invoicing/deposit.js'
 import { loadInvoice } from '../invoicing/service.js'
@@ -23,9 +26,9 @@ export interface PublicQuoteView {
 
 async function companyFor(deps: Deps, token: string): Promise<string> {
   if (!/^[A-Za-z0-9_-]{20,64}$/.test(token)) throw notFound('Quote')
-  const [row] = await deps.db.app<{ company_id: string | null }[]>`select quote_company_by_token(${token}) as company_id`
-  if (!row?.company_id) throw notFound('Quote')
-  return row.company_id
+  const companyId = await findCompanyByQuoteToken(deps.db.app, token)
+  if (!companyId) throw notFound('Quote')
+  return companyId
 }
 
 /** Runs fn on the quote behind the token, inside the company's transaction, with the row locked. */
@@ -36,7 +39,7 @@ async function withQuote<T>(deps: Deps, token: string, fn: (tx: postgres.Transac
     const row = await findQuoteByToken(tx, token, await companyToday(tx, now))
     if (!row || row.sent_count === 0) throw notFound('Quote') // a Draft has no public page yet
     if (row.status === 'Expired') {
-      await tx`update quotes set status = 'Expired', updated_at = ${now} where id = ${row.id} and status <> 'Expired'`
+      await updateQuoteExpired(tx, row.id, now)
     }
     return fn(tx, row, now, companyId, emit)
   })
@@ -44,12 +47,10 @@ async function withQuote<T>(deps: Deps, token: string, fn: (tx: postgres.Transac
 
 /** The page's data, read after any change this request made. */
 async function view(deps: Deps, tx: postgres.TransactionSql, token: string): Promise<PublicQuoteView> {
-  const [company] = await tx<{ business_name: string; abn: string | null; phone: string | null; contact_email: string; time_zone: string }[]>`
-    select business_name, abn, phone, contact_email, time_zone from companies`
+  const company = await findPageCompany(tx)
   const row = (await findQuoteByToken(tx, token, localDate(deps.clock.now(), company!.time_zone)))!
   const lines = await lineItemsFor(tx, [row.id])
-  const [lead] = await tx<{ name: string; address: string | null; suburb: string | null }[]>`
-    select name, address, suburb from leads where id = ${row.lead_id}`
+  const lead = await findClient(tx, row.lead_id)
   const quote = presentQuote(row, lines.get(row.id)!, deps.urls.siteRoot)
   const deposit = quote.deposit?.invoiceId ? await loadInvoice(deps, tx, quote.deposit.invoiceId) : null
   return {
@@ -63,7 +64,7 @@ async function view(deps: Deps, tx: postgres.TransactionSql, token: string): Pro
 export async function openPublicQuote(deps: Deps, token: string): Promise<PublicQuoteView> {
   return withQuote(deps, token, async (tx, row, now) => {
     if (row.status === 'Sent') {
-      await tx`update quotes set status = 'Viewed', viewed_at = ${now}, updated_at = ${now} where id = ${row.id}`
+      await updateQuoteViewed(tx, row.id, now)
     }
     return view(deps, tx, token)
   })
@@ -83,10 +84,7 @@ export async function acceptPublicQuote(deps: Deps, token: string, signature: { 
   }
   return withQuote(deps, token, async (tx, row, now, companyId, emit) => {
     assertAnswerable(row, 'accept')
-    await tx`
-      update quotes set status = 'Accepted', accepted_at = ${now}, accepted_name = ${name}, accepted_ip = ${signature.ip},
-                        viewed_at = coalesce(viewed_at, ${now}), updated_at = ${now}
-      where id = ${row.id}`
+    await updateQuoteAccepted(tx, row.id, name, signature.ip, now)
     const result = await view(deps, tx, token)
     await onStatusChange(tx, emit, companyId, row, result.quote, now)
     await emit(quoteChanged(companyId, row, now)) // its follow-ups stop now
@@ -99,10 +97,7 @@ export async function acceptPublicQuote(deps: Deps, token: string, signature: { 
 export async function declinePublicQuote(deps: Deps, token: string, reason: string | null): Promise<PublicQuoteView> {
   return withQuote(deps, token, async (tx, row, now, companyId, emit) => {
     assertAnswerable(row, 'decline')
-    await tx`
-      update quotes set status = 'Declined', declined_at = ${now}, decline_reason = ${reason?.trim().slice(0, 1000) || null},
-                        viewed_at = coalesce(viewed_at, ${now}), updated_at = ${now}
-      where id = ${row.id}`
+    await updateQuoteDeclined(tx, row.id, reason?.trim().slice(0, 1000) || null, now)
     await emit(quoteChanged(companyId, row, now)) // its follow-ups stop now
     return view(deps, tx, token)
   })

@@ -5,6 +5,7 @@ import type postgres from 'postgres'
 import { centsToDollars } from '../../core/money.js'
 import { percentOfCents } from '../../core/gst.js'
 import { listPage, type Page } from '../../core/paging.js'
+import type { Sql } from '../../db/sql.js'
 import type { QuoteStatus } from './schema.js'
 
 export interface QuoteRow {
@@ -161,4 +162,99 @@ export async function nextQuoteNumber(tx: postgres.TransactionSql, companyId: st
     on conflict (company_id) do update set last_number = c.last_number + 1
     returning last_number`
   return `Q-${String(row!.last_number).padStart(5, '0')}`
+}
+
+export interface NewLineItem {
+  company_id: string; quote_id: string; position: number; description: string; quantity: number
+  unit_price_cents: number; total_cents: number; unit_cost_cents: number | null; service_id: string | null
+}
+
+/** Replaces the quote's line items with these. */
+export async function replaceLineItems(tx: postgres.TransactionSql, quoteId: string, rows: NewLineItem[]): Promise<void> {
+  await tx`delete from quote_line_items where quote_id = ${quoteId}`
+  await tx`insert into quote_line_items ${tx(rows)}`
+}
+
+export interface NewQuote {
+  lead_id: string; quote_number: string; subtotal_cents: number; gst_cents: number; total_cents: number; valid_until: string
+  notes: string | null; public_token: string; deposit_percent: number | null; deposit_cents: number | null
+}
+
+/** The new Draft quote's id. */
+export async function insertQuote(tx: postgres.TransactionSql, companyId: string, q: NewQuote, now: Date): Promise<string> {
+  const [row] = await tx<{ id: string }[]>`
+      insert into quotes (company_id, lead_id, quote_number, status, subtotal_cents, gst_cents, total_cents, valid_until,
+                          notes, public_token, deposit_percent, deposit_cents, created_at, updated_at)
+      values (${companyId}, ${q.lead_id}, ${q.quote_number}, 'Draft', ${q.subtotal_cents}, ${q.gst_cents},
+              ${q.total_cents}, ${q.valid_until}, ${q.notes},
+              ${q.public_token}, ${q.deposit_percent}, ${q.deposit_cents}, ${now}, ${now})
+      returning id`
+  return row!.id
+}
+
+export async function updateQuoteTotals(tx: postgres.TransactionSql, id: string, t: { subtotalCents: number; gstCents: number; totalCents: number }): Promise<void> {
+  await tx`update quotes set subtotal_cents = ${t.subtotalCents}, gst_cents = ${t.gstCents}, total_cents = ${t.totalCents} where id = ${id}`
+}
+
+/** Sets the given columns (names as in the table) on the quote. */
+export async function updateQuoteRow(tx: postgres.TransactionSql, id: string, changes: Record<string, unknown>): Promise<void> {
+  await tx`update quotes set ${tx(changes, ...Object.keys(changes))} where id = ${id}`
+}
+
+/** One more send: the status given, the count, the first sent time kept. */
+export async function updateQuoteSent(tx: postgres.TransactionSql, id: string, status: QuoteStatus, sendCount: number, now: Date): Promise<void> {
+  await tx`update quotes set status = ${status}, sent_count = ${sendCount}, sent_at = coalesce(sent_at, ${now}), updated_at = ${now} where id = ${id}`
+}
+
+/** What a quote's message names: the business, and the zone its follow-ups are timed in. */
+export async function findSenderCompany(tx: postgres.TransactionSql): Promise<{ business_name: string; time_zone: string } | undefined> {
+  const [company] = await tx<{ business_name: string; time_zone: string }[]>`select business_name, time_zone from companies`
+  return company
+}
+
+// The public quote page (public.ts).
+
+/** The company behind a public token (SECURITY DEFINER: before the tenant is known). */
+export async function findCompanyByQuoteToken(sql: Sql, token: string): Promise<string | null> {
+  const [row] = await sql<{ company_id: string | null }[]>`select quote_company_by_token(${token}) as company_id`
+  return row?.company_id ?? null
+}
+
+/** Stores Expired on a quote that reads as Expired (no change when already stored). */
+export async function updateQuoteExpired(tx: postgres.TransactionSql, id: string, now: Date): Promise<void> {
+  await tx`update quotes set status = 'Expired', updated_at = ${now} where id = ${id} and status <> 'Expired'`
+}
+
+export interface PageCompanyRow { business_name: string; abn: string | null; phone: string | null; contact_email: string; time_zone: string }
+
+export async function findPageCompany(tx: postgres.TransactionSql): Promise<PageCompanyRow | undefined> {
+  const [company] = await tx<PageCompanyRow[]>`
+    select business_name, abn, phone, contact_email, time_zone from companies`
+  return company
+}
+
+export interface ClientRow { name: string; address: string | null; suburb: string | null }
+
+export async function findClient(tx: postgres.TransactionSql, leadId: string): Promise<ClientRow | undefined> {
+  const [lead] = await tx<ClientRow[]>`
+    select name, address, suburb from leads where id = ${leadId}`
+  return lead
+}
+
+export async function updateQuoteViewed(tx: postgres.TransactionSql, id: string, now: Date): Promise<void> {
+  await tx`update quotes set status = 'Viewed', viewed_at = ${now}, updated_at = ${now} where id = ${id}`
+}
+
+export async function updateQuoteAccepted(tx: postgres.TransactionSql, id: string, name: string, ip: string, now: Date): Promise<void> {
+  await tx`
+      update quotes set status = 'Accepted', accepted_at = ${now}, accepted_name = ${name}, accepted_ip = ${ip},
+                        viewed_at = coalesce(viewed_at, ${now}), updated_at = ${now}
+      where id = ${id}`
+}
+
+export async function updateQuoteDeclined(tx: postgres.TransactionSql, id: string, reason: string | null, now: Date): Promise<void> {
+  await tx`
+      update quotes set status = 'Declined', declined_at = ${now}, decline_reason = ${reason},
+                        viewed_at = coalesce(viewed_at, ${now}), updated_at = ${now}
+      where id = ${id}`
 }

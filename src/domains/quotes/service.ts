@@ -18,7 +18,10 @@ import { findServices } from '../services/service.js'
 import { reserveMessageDelivery, type QueuedMessage } from '../comms/deliver.js'
 import { withTenantEmitting, type Emit } from '../../core/reactions.js'
 import type { QuoteChanged, QuoteDeliveryAnswer, QuoteDeliveryQueued } from './events.js'
-import { findQuote, lineItemsFor, listQuoteRows, nextQuoteNumber, presentQuote, publicQuoteUrl, type QuoteRow } from './queries.js'
+import {
+  findQuote, findSenderCompany, insertQuote, lineItemsFor, listQuoteRows, nextQuoteNumber, presentQuote, publicQuoteUrl, replaceLineItems,
+  updateQuoteRow, updateQuoteSent, updateQuoteTotals, type QuoteRow,
+} from './queries.js'
 import type { CreateQuoteInput, ListQuotesInput, LineItemInput, QuoteStatus, SendQuoteInput, UpdateQuoteInput } from './schema.js'
 import { isBehind, moveLeadStatus } from '../leads/status.js'
 import { escapeHtml } from '../../core/html-escape.js'
@@ -70,11 +73,10 @@ async function priceLines(tx: postgres.TransactionSql, lines: LineInput[]): Prom
 
 async function writeLines(tx: postgres.TransactionSql, companyId: string, quoteId: string, lines: PricedLine[]) {
   const totals = computeTotals(lines)
-  await tx`delete from quote_line_items where quote_id = ${quoteId}`
-  await tx`insert into quote_line_items ${tx(lines.map((l, i) => ({
+  await replaceLineItems(tx, quoteId, lines.map((l, i) => ({
     company_id: companyId, quote_id: quoteId, position: i + 1, description: l.description, quantity: l.quantity,
     unit_price_cents: l.unitPriceCents, total_cents: totals.lineTotalsCents[i]!, unit_cost_cents: l.unitCostCents, service_id: l.serviceId,
-  })))}`
+  })))
   return totals
 }
 
@@ -116,15 +118,13 @@ export async function createQuote(deps: Deps, principal: Principal, input: Stati
     const totals = computeTotals(lines)
     const deposit = depositRule(input) ?? { percent: (await readSettings(tx)).default_deposit_percent, cents: null }
     assertDepositFits(totals.totalCents, deposit)
-    const [row] = await tx<{ id: string }[]>`
-      insert into quotes (company_id, lead_id, quote_number, status, subtotal_cents, gst_cents, total_cents, valid_until,
-                          notes, public_token, deposit_percent, deposit_cents, created_at, updated_at)
-      values (${principal.companyId}, ${lead.id}, ${number}, 'Draft', ${totals.subtotalCents}, ${totals.gstCents},
-              ${totals.totalCents}, ${input.valid_until ?? addDays(today, DEFAULT_VALIDITY_DAYS)}, ${input.notes ?? null},
-              ${randomBytes(24).toString('base64url')}, ${deposit.percent}, ${deposit.cents}, ${now}, ${now})
-      returning id`
-    await writeLines(tx, principal.companyId, row!.id, lines)
-    const quote = await loadQuote(deps, tx, row!.id)
+    const id = await insertQuote(tx, principal.companyId, {
+      lead_id: lead.id, quote_number: number, subtotal_cents: totals.subtotalCents, gst_cents: totals.gstCents,
+      total_cents: totals.totalCents, valid_until: input.valid_until ?? addDays(today, DEFAULT_VALIDITY_DAYS), notes: input.notes ?? null,
+      public_token: randomBytes(24).toString('base64url'), deposit_percent: deposit.percent, deposit_cents: deposit.cents,
+    }, now)
+    await writeLines(tx, principal.companyId, id, lines)
+    const quote = await loadQuote(deps, tx, id)
     await emit({ companyId: principal.companyId, type: 'quote.created', entityType: 'quote', entityId: quote.id, payload: { quote }, at: now })
     return { quote }
   })
@@ -160,7 +160,7 @@ export async function updateQuote(deps: Deps, principal: Principal, input: Stati
         throw validationError([`total: ${input.total} does not match the line items (${centsToDollars(totals.totalCents)} incl. GST)`])
       }
       await writeLines(tx, principal.companyId, current.id, lines)
-      await tx`update quotes set subtotal_cents = ${totals.subtotalCents}, gst_cents = ${totals.gstCents}, total_cents = ${totals.totalCents} where id = ${current.id}`
+      await updateQuoteTotals(tx, current.id, totals)
       totalCents = totals.totalCents
     } else if (input.total !== undefined && parseDollars(input.total, 'total') !== totalCents) {
       throw validationError([`total: ${input.total} does not match the line items (${centsToDollars(totalCents)} incl. GST); totals are computed from line items`])
@@ -177,7 +177,7 @@ export async function updateQuote(deps: Deps, principal: Principal, input: Stati
     if (target === 'Accepted' && current.status !== 'Accepted') Object.assign(changes, { accepted_at: now })
     if (target === 'Declined' && current.status !== 'Declined') Object.assign(changes, { declined_at: now })
     if (target === 'Sent' && !current.sent_at) Object.assign(changes, { sent_at: now, sent_count: Math.max(1, current.sent_count) })
-    await tx`update quotes set ${tx(changes, ...Object.keys(changes))} where id = ${current.id}`
+    await updateQuoteRow(tx, current.id, changes)
     const quote = await loadQuote(deps, tx, current.id)
     if (target !== current.status) await onStatusChange(tx, emit, principal.companyId, current, quote, now)
     // What follows its send looks again now (accepted, declined, expired, validity moved), not at its next wake-up.
@@ -220,7 +220,7 @@ export async function sendQuote(deps: Deps, principal: Principal, input: Static<
     }
     const sendCount = current.sent_count + 1
     const status = current.status === 'Draft' ? 'Sent' : current.status
-    await tx`update quotes set status = ${status}, sent_count = ${sendCount}, sent_at = coalesce(sent_at, ${now}), updated_at = ${now} where id = ${current.id}`
+    await updateQuoteSent(tx, current.id, status, sendCount, now)
     const quote = await loadQuote(deps, tx, current.id)
     await onStatusChange(tx, emit, principal.companyId, current, quote, now)
     if (current.status !== 'Draft') {
@@ -228,7 +228,7 @@ export async function sendQuote(deps: Deps, principal: Principal, input: Static<
     }
 
     const lead = (await findLead(tx, current.lead_id))!
-    const [company] = await tx<{ business_name: string; time_zone: string }[]>`select business_name, time_zone from companies`
+    const company = await findSenderCompany(tx)
     const url = publicQuoteUrl(deps.urls.siteRoot, current.public_token)
     const first = lead.name.split(/\s+/)[0] ?? lead.name
     const note = input.message ? `${input.message}\n\n` : ''
