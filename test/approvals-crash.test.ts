@@ -15,8 +15,8 @@ let company: Awaited<ReturnType<typeof onboard>>
 const workerProcs = workerProcesses(() => app, () => ({ SMS_PROVIDER: 'twilio', TWILIO_ACCOUNT_SID: gateway.accountSid, TWILIO_AUTH_TOKEN: gateway.authToken, TWILIO_FROM: gateway.from, TWILIO_BASE_URL: gateway.url }))
 const startWorker = () => workerProcs.start()
 
-const call = async (name: string, args: Record<string, unknown>) => {
-  const res = await rpc(app, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }, { key: company.api_key })
+const call = async (name: string, args: Record<string, unknown>, through: TestApp = app) => {
+  const res = await rpc(through, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }, { key: company.api_key })
   const result = res.body.result
   return result.isError ? { error: result.structuredContent } : { ok: result.structuredContent }
 }
@@ -69,7 +69,10 @@ it('kill -9 of the worker while a notice waits for approval: after a restart, ap
 
   // No worker at all: the decision cannot reach the workflow, and the caller is told so within the
   // timeout instead of being held. Temporal may still deliver it once a worker starts.
-  const unanswered = await call('workflows.approve_action', { action_id: actionId })
+  // Asked through a second API on the same database and task queue with a short update timeout, so
+  // the test does not wait out the 15 s the main one allows a restarted worker.
+  const impatient = await startTestApp({ worker: false, relay: false, shareDatabaseOf: app, config: { TEMPORAL_UPDATE_TIMEOUT_MS: 2_000 } })
+  const unanswered = await call('workflows.approve_action', { action_id: actionId }, impatient).finally(() => impatient.stop())
   expect(unanswered.error).toMatchObject({ error: 'worker_unavailable', message: expect.stringContaining('pending_actions') })
   expect(gateway.messages).toHaveLength(0)
 

@@ -186,7 +186,9 @@ describe('workflows.quote_to_invoice', () => {
     const invoices = await app.owner<{ id: string; total_cents: string }[]>`select id, total_cents from invoices where job_id = ${made!.id}`
     expect(invoices).toHaveLength(1)
     expect(Number(invoices[0]!.total_cents)).toBe(198_000 + 19_800) // the quote's $1,980 plus 10% GST
-    expect((await messagesFor(invoices[0]!.id)).map((m) => m.message_type)).toEqual(['payment_link', 'payment_link'])
+    // The send step queues the messages; their delivery run writes them, a moment after this run closes.
+    const messages = await waitFor(() => messagesFor(invoices[0]!.id), (ms) => ms.length >= 2, 15_000)
+    expect(messages.map((m) => m.message_type)).toEqual(['payment_link', 'payment_link'])
     // trigger_invoice afterwards finds the invoice and sends nothing more
     expect(await tool(client, 'workflows.trigger_invoice', { job_id: made!.id })).toMatchObject({ already_invoiced: true, invoice: { id: invoices[0]!.id } })
     expect(await messagesFor(invoices[0]!.id)).toHaveLength(2)
