@@ -14,6 +14,7 @@ import { invoiceClosed } from './events.js'
 import { recordPayment } from '../payments/record.js'
 import { issueInvoice } from './issue.js'
 import { balanceCents, findInvoice } from './queries.js'
+import { applyCredit, countLiveCreditNotes, findInvoiceId, markInvoiceVoid, removeCredit, restoreStatusAfterCredit } from './queries/adjustments.js'
 import type { CreditNoteInput, RecordPaymentInput, SendInvoiceInput, VoidInvoiceInput } from './schema.js'
 import { queueInvoiceMessages } from './send.js'
 import { loadInvoice } from './service.js'
@@ -27,18 +28,13 @@ export async function voidInvoice(deps: Deps, principal: Principal, input: Stati
     if (Number(inv.amount_paid_cents) > 0) {
       throw new AppError('conflict', `${inv.invoice_number} has payments recorded, so it cannot be voided; issue a credit note (POST /api/v1/invoices/${inv.id}/credit-notes) for what should not be charged.`, { invoice_status: inv.status })
     }
-    const [credited] = await tx<{ n: number }[]>`select count(*)::int as n from invoices where credits_invoice_id = ${inv.id} and status <> 'Void'`
-    if (credited!.n > 0) throw new AppError('conflict', `${inv.invoice_number} has credit notes against it; void those first.`, {})
-    await tx`update invoices set status = 'Void', voided_at = ${now}, void_reason = ${input.reason}, updated_at = ${now} where id = ${inv.id}`
+    if (await countLiveCreditNotes(tx, inv.id) > 0) throw new AppError('conflict', `${inv.invoice_number} has credit notes against it; void those first.`, {})
+    await markInvoiceVoid(tx, inv.id, input.reason, now)
     await emit(invoiceClosed(principal.companyId, inv.id, 'voided', now)) // its chase stops now
     if (inv.kind === 'credit_note') {
       // The credited invoice owes that amount again.
-      await tx`update invoices set amount_credited_cents = amount_credited_cents - ${Number(inv.total_cents)}, updated_at = ${now} where id = ${inv.credits_invoice_id}`
-      await tx`update invoices set
-                 status = case when amount_paid_cents + amount_credited_cents >= total_cents then 'Paid'
-                               when amount_paid_cents > 0 then 'Partially Paid' when sent_count > 0 then 'Sent' else 'Draft' end,
-                 paid_at = case when amount_paid_cents + amount_credited_cents >= total_cents then paid_at end
-               where id = ${inv.credits_invoice_id}`
+      await removeCredit(tx, inv.credits_invoice_id, Number(inv.total_cents), now)
+      await restoreStatusAfterCredit(tx, inv.credits_invoice_id)
     }
     return { invoice: await loadInvoice(deps, tx, inv.id) }
   })
@@ -69,8 +65,7 @@ export async function creditNote(deps: Deps, principal: Principal, input: Static
       dueInDays: 0, notes: null, creditsInvoiceId: inv.id, sent: true, now,
     })
     const settled = amount === balance
-    await tx`update invoices set amount_credited_cents = amount_credited_cents + ${amount},
-             status = ${settled ? 'Paid' : inv.stored_status}, paid_at = ${settled ? now : null}, updated_at = ${now} where id = ${inv.id}`
+    await applyCredit(tx, inv.id, amount, settled ? 'Paid' : inv.stored_status, settled ? now : null, now)
     if (settled) await emit(invoiceClosed(principal.companyId, inv.id, 'credited', now)) // credited to nothing: its chase stops now
     return { credit_note: await loadInvoice(deps, tx, id), invoice: await loadInvoice(deps, tx, inv.id) }
   })
@@ -80,7 +75,7 @@ export async function recordManualPayment(deps: Deps, principal: Principal, inpu
   const amount = parseDollars(input.amount, 'amount')
   const receivedAt = input.received_at ? new Date(input.received_at) : deps.clock.now()
   return withTenantEmitting(deps, principal.companyId, async (tx, emit) => {
-    const [exists] = await tx<{ id: string }[]>`select id from invoices where id = ${input.id}`
+    const exists = await findInvoiceId(tx, input.id)
     if (!exists) throw notFound('Invoice')
     // Without a reference, each call is a new payment (the Idempotency-Key header makes a retry safe).
     const reference = input.reference?.trim() || null

@@ -13,66 +13,16 @@ import { withTenant } from '../../db/sql.js'
 import { withTenantThenStart } from '../../temporal/outbox.js'
 import { reserveMessageDelivery, type QueuedMessage } from '../comms/deliver.js'
 import { escapeHtml } from '../../core/html-escape.js'
-import { overdueCondition, publicInvoiceUrl } from './queries.js'
+import { publicInvoiceUrl } from './queries.js'
+import { findJobId, insertInvoiceReminder, listChaseRuns, listOverdueInvoices, type ChaseRunRow, type OverdueRow, type Tone } from './queries/chase.js'
+import { findBusinessName } from './queries/parties.js'
 import type { ChaseInput } from './schema.js'
 
-export type Tone = 'friendly' | 'firm' | 'final'
+export type { Tone }
 export const CHASE_TIERS: { tone: Tone; fromDays: number }[] = [{ tone: 'final', fromDays: 30 }, { tone: 'firm', fromDays: 14 }, { tone: 'friendly', fromDays: 7 }]
 
 export function chaseLevel(daysOverdue: number): Tone | null {
   return CHASE_TIERS.find((t) => daysOverdue >= t.fromDays)?.tone ?? null
-}
-
-interface OverdueRow {
-  id: string
-  invoice_number: string
-  job_id: string | null
-  lead_id: string
-  client_name: string
-  client_phone: string | null
-  client_email: string | null
-  public_token: string
-  due_date: string
-  days_overdue: number
-  balance_cents: string
-  last_tone: string | null
-  last_sent_at: Date | null
-  reminders: number
-}
-
-/** Unpaid invoices past their due date (the company's local today), most overdue first. */
-export async function overdueInvoices(tx: postgres.TransactionSql, today: string, filter: { jobId?: string; minDays?: number } = {}): Promise<OverdueRow[]> {
-  return tx<OverdueRow[]>`
-    select i.id, i.invoice_number, i.job_id, i.lead_id, l.name as client_name, l.phone as client_phone, l.email as client_email, i.public_token,
-           to_char(i.due_date, 'YYYY-MM-DD') as due_date, (${today}::date - i.due_date) as days_overdue,
-           i.total_cents - i.amount_paid_cents - i.amount_credited_cents as balance_cents,
-           r.tone as last_tone, r.created_at as last_sent_at, coalesce(rc.n, 0)::int as reminders
-    from invoices i join leads l on l.id = i.lead_id
-    left join lateral (select tone, created_at from invoice_reminders where invoice_id = i.id order by created_at desc limit 1) r on true
-    left join lateral (select count(*) as n from invoice_reminders where invoice_id = i.id) rc on true
-    where ${overdueCondition(tx, today, 'i')}
-      and (${today}::date - i.due_date) >= ${filter.minDays ?? 1}
-      ${filter.jobId ? tx`and i.job_id = ${filter.jobId}` : tx``}
-    order by i.due_date, i.invoice_number
-    limit 500`
-}
-
-interface ChaseRunRow {
-  subject_id: string
-  workflow_id: string
-  status: string
-  outcome: string | null
-  progress: { tier?: Tone | null; steps_sent?: number; steps_planned?: number; next?: { step: string; at: string } | null } | null
-}
-
-/** Each invoice's latest payment-chase run (workflows.chase_payment), where it is in its cadence. */
-async function chaseRuns(tx: postgres.TransactionSql, invoiceIds: string[]): Promise<Map<string, ChaseRunRow>> {
-  if (!invoiceIds.length) return new Map()
-  const rows = await tx<ChaseRunRow[]>`
-    select distinct on (subject_id) subject_id::text, workflow_id, status, outcome, progress
-    from automation_runs where automation = 'chase_payment' and subject_type = 'invoice' and subject_id = any(${invoiceIds}::uuid[])
-    order by subject_id, started_at desc`
-  return new Map(rows.map((r) => [r.subject_id, r]))
 }
 
 function present(r: OverdueRow, run: ChaseRunRow | undefined) {
@@ -89,7 +39,7 @@ function present(r: OverdueRow, run: ChaseRunRow | undefined) {
 }
 
 async function presentAll(tx: postgres.TransactionSql, rows: OverdueRow[]) {
-  const runs = await chaseRuns(tx, rows.map((r) => r.id))
+  const runs = await listChaseRuns(tx, rows.map((r) => r.id))
   return rows.map((r) => present(r, runs.get(r.id)))
 }
 
@@ -115,24 +65,24 @@ export async function chaseInvoices(deps: Deps, principal: Principal, input: Sta
   const now = deps.clock.now()
   if (!input.jobId) {
     return withTenant(deps.db, principal.companyId, async (tx) => {
-      const rows = await overdueInvoices(tx, await companyToday(tx, now))
+      const rows = await listOverdueInvoices(tx, await companyToday(tx, now))
       return { overdue: await presentAll(tx, rows), total_outstanding: outstanding(rows), reminder: null }
     })
   }
   const jobId = input.jobId
   return withTenantThenStart(deps, principal.companyId, async (tx, start) => {
-    const [job] = await tx<{ id: string }[]>`select id from jobs where id = ${jobId}`
+    const job = await findJobId(tx, jobId)
     if (!job) throw notFound('Job')
     const today = await companyToday(tx, now)
-    const rows = await overdueInvoices(tx, today, { jobId })
+    const rows = await listOverdueInvoices(tx, today, { jobId })
     const target = rows[0]
     if (!target) {
       throw new AppError('conflict', 'This job has no overdue invoice to chase (nothing is past its due date with a balance). invoicing.chase without jobId lists every overdue invoice.', { job_id: jobId })
     }
     const tone: Tone = input.tone ?? chaseLevel(target.days_overdue) ?? 'friendly'
-    const [company] = await tx<{ business_name: string }[]>`select business_name from companies`
+    const businessName = await findBusinessName(tx)
     const link = publicInvoiceUrl(deps.urls.siteRoot, target.public_token)
-    const { text, subject } = wording(tone, target, company!.business_name, link)
+    const { text, subject } = wording(tone, target, businessName, link)
     const number = target.reminders + 1
     const wantSms = input.channel !== 'email'
     const wantEmail = input.channel !== 'sms'
@@ -150,9 +100,11 @@ export async function chaseInvoices(deps: Deps, principal: Principal, input: Sta
     }
     if (!messages.length) throw new AppError('conflict', `No reminder could be sent: ${skipped.join('; ')}. Add the client's mobile or email (leads.update).`, { skipped })
     const delivery = await start(await reserveMessageDelivery(tx, { companyId: principal.companyId, subject: `invoice-chase:${target.id}:${number}`, messages, now }))
-    await tx`insert into invoice_reminders (company_id, invoice_id, tone, days_overdue, channels, workflow_id, created_at)
-             values (${principal.companyId}, ${target.id}, ${tone}, ${target.days_overdue}, ${messages.map((m) => m.channel)}, ${delivery.workflow_id}, ${now})`
-    const all = await overdueInvoices(tx, today)
+    await insertInvoiceReminder(tx, {
+      companyId: principal.companyId, invoiceId: target.id, tone, daysOverdue: target.days_overdue,
+      channels: messages.map((m) => m.channel), workflowId: delivery.workflow_id, now,
+    })
+    const all = await listOverdueInvoices(tx, today)
     return {
       overdue: await presentAll(tx, all),
       total_outstanding: outstanding(all),

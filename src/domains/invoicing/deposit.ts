@@ -6,7 +6,7 @@ import type { Deps } from '../../core/deps.js'
 import { depositCents, type QuoteRow } from '../quotes/queries.js'
 import { basisTotals, claimAmount, claimPercent, type Amounts, type BasisLine } from './allocation.js'
 import { issueInvoice, recordInvoiceSent } from './issue.js'
-import { paymentsActive } from './queries.js'
+import { findLiveDepositInvoice, paymentsActive } from './queries.js'
 import { loadInvoice, quoteBasis } from './service.js'
 
 export interface DepositRule {
@@ -29,7 +29,7 @@ export async function issueDepositInvoice(deps: Deps, tx: postgres.TransactionSq
     amountCents: quote.deposit_cents === null ? null : Number(quote.deposit_cents),
   }
   if (rule.percent === null && rule.amountCents === null) return null
-  const [existing] = await tx<{ id: string }[]>`select id from invoices where quote_id = ${quote.id} and kind = 'deposit' and status <> 'Void'`
+  const existing = await findLiveDepositInvoice(tx, quote.id)
   if (existing) return null
   const basis = await quoteBasis(tx, quote)
   if (basisTotals(basis).subtotalCents === 0) return null

@@ -7,7 +7,7 @@ import { recordEvent } from '../../core/events.js'
 import { addDays } from '../../core/period.js'
 import { companyToday } from '../../core/company-time.js'
 import type { InvoiceKind } from './document.js'
-import { nextInvoiceNumber } from './queries.js'
+import { insertInvoice, insertInvoiceLines, nextInvoiceNumber } from './queries.js'
 
 export interface NewLine {
   description: string
@@ -46,21 +46,18 @@ export async function issueInvoice(tx: postgres.TransactionSql, inv: NewInvoice)
   }
   const number = await nextInvoiceNumber(tx, inv.companyId, inv.kind === 'credit_note' ? 'CN' : 'INV')
   const issueDate = await companyToday(tx, inv.now)
-  const [row] = await tx<{ id: string }[]>`
-    insert into invoices (company_id, lead_id, job_id, quote_id, invoice_number, kind, status, subtotal_cents, gst_cents, total_cents,
-                          issue_date, due_date, notes, public_token, claim, credits_invoice_id, replaces_invoice_id,
-                          sent_count, sent_at, created_at, updated_at)
-    values (${inv.companyId}, ${inv.leadId}, ${inv.jobId}, ${inv.quoteId}, ${number}, ${inv.kind}, ${inv.sent ? 'Sent' : 'Draft'},
-            ${subtotal}, ${gst}, ${subtotal + gst}, ${issueDate}, ${addDays(issueDate, inv.dueInDays)}, ${inv.notes},
-            ${randomBytes(24).toString('base64url')}, ${inv.claim ? tx.json(inv.claim as postgres.JSONValue) : null},
-            ${inv.creditsInvoiceId ?? null}, ${inv.replacesInvoiceId ?? null}, ${inv.sent ? 1 : 0}, ${inv.sent ? inv.now : null}, ${inv.now}, ${inv.now})
-    returning id`
-  await tx`insert into invoice_line_items ${tx(inv.lines.map((l, i) => ({
-    company_id: inv.companyId, invoice_id: row!.id, position: i + 1, description: l.description, quantity: l.quantity,
+  const id = await insertInvoice(tx, {
+    companyId: inv.companyId, leadId: inv.leadId, jobId: inv.jobId, quoteId: inv.quoteId, invoiceNumber: number, kind: inv.kind, sent: inv.sent,
+    subtotalCents: subtotal, gstCents: gst, issueDate, dueDate: addDays(issueDate, inv.dueInDays), notes: inv.notes,
+    publicToken: randomBytes(24).toString('base64url'), claim: inv.claim,
+    creditsInvoiceId: inv.creditsInvoiceId ?? null, replacesInvoiceId: inv.replacesInvoiceId ?? null, now: inv.now,
+  })
+  await insertInvoiceLines(tx, inv.lines.map((l, i) => ({
+    company_id: inv.companyId, invoice_id: id, position: i + 1, description: l.description, quantity: l.quantity,
     unit_price_cents: l.unitPriceCents, total_cents: l.totalCents, gst_cents: l.gstCents, source: l.source,
     source_position: l.sourcePosition ?? null, source_invoice_id: l.sourceInvoiceId ?? null,
-  })))}`
-  return row!.id
+  })))
+  return id
 }
 
 /** invoice.sent, with the invoice as it is now; written whenever an invoice goes out (first send or again). */

@@ -10,22 +10,21 @@ import type { EmailAttachment } from '../../providers/email/provider.js'
 import type { InvoiceDocument } from './document.js'
 import { renderInvoicePdf } from './pdf.js'
 import { findInvoice, findInvoiceByToken, type InvoiceRow } from './queries.js'
+import { findBuyer, findInvoiceCompanyByToken, findSeller } from './queries/parties.js'
 import { presentRow } from './load.js'
 import { readSettings } from './settings.js'
 
 /** The company an invoice token belongs to; anything that cannot be a token is not_found before the database. */
 export async function invoiceCompany(deps: Deps, token: string): Promise<string> {
   if (!/^[A-Za-z0-9_-]{20,64}$/.test(token)) throw notFound('Invoice')
-  const [row] = await deps.db.app<{ company_id: string | null }[]>`select invoice_company_by_token(${token}) as company_id`
-  if (!row?.company_id) throw notFound('Invoice')
-  return row.company_id
+  const companyId = await findInvoiceCompanyByToken(deps.db.app, token)
+  if (!companyId) throw notFound('Invoice')
+  return companyId
 }
 
 export async function invoiceDocument(deps: Deps, tx: postgres.TransactionSql, row: InvoiceRow): Promise<InvoiceDocument> {
-  const [company] = await tx<{ business_name: string; abn: string | null; phone: string | null; contact_email: string; time_zone: string }[]>`
-    select business_name, abn, phone, contact_email, time_zone from companies`
-  const [lead] = await tx<{ name: string; address: string | null; suburb: string | null; phone: string | null; email: string | null }[]>`
-    select name, address, suburb, phone, email from leads where id = ${row.lead_id}`
+  const company = await findSeller(tx)
+  const lead = await findBuyer(tx, row.lead_id)
   const settings = await readSettings(tx)
   const invoice = await presentRow(deps, tx, row)
   if (settings.payment_instructions) invoice.notes = [invoice.notes, `How to pay: ${settings.payment_instructions}`].filter(Boolean).join('\n\n')

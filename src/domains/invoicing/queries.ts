@@ -184,3 +184,82 @@ export async function paymentsActive(tx: postgres.TransactionSql, provider: stri
   const [row] = await tx<{ charges_enabled: boolean }[]>`select charges_enabled from payment_accounts where provider = ${provider}`
   return row?.charges_enabled ?? false
 }
+
+/** An invoice row to insert; the number, dates, totals and page token are worked out by issueInvoice. */
+export interface InvoiceInsert {
+  companyId: string
+  leadId: string
+  jobId: string | null
+  quoteId: string | null
+  invoiceNumber: string
+  kind: InvoiceKind
+  sent: boolean
+  subtotalCents: number
+  gstCents: number
+  issueDate: string
+  dueDate: string
+  notes: string | null
+  publicToken: string
+  claim: Record<string, unknown> | null | undefined
+  creditsInvoiceId: string | null
+  replacesInvoiceId: string | null
+  now: Date
+}
+
+export async function insertInvoice(tx: postgres.TransactionSql, inv: InvoiceInsert): Promise<string> {
+  const [row] = await tx<{ id: string }[]>`
+    insert into invoices (company_id, lead_id, job_id, quote_id, invoice_number, kind, status, subtotal_cents, gst_cents, total_cents,
+                          issue_date, due_date, notes, public_token, claim, credits_invoice_id, replaces_invoice_id,
+                          sent_count, sent_at, created_at, updated_at)
+    values (${inv.companyId}, ${inv.leadId}, ${inv.jobId}, ${inv.quoteId}, ${inv.invoiceNumber}, ${inv.kind}, ${inv.sent ? 'Sent' : 'Draft'},
+            ${inv.subtotalCents}, ${inv.gstCents}, ${inv.subtotalCents + inv.gstCents}, ${inv.issueDate}, ${inv.dueDate}, ${inv.notes},
+            ${inv.publicToken}, ${inv.claim ? tx.json(inv.claim as postgres.JSONValue) : null},
+            ${inv.creditsInvoiceId}, ${inv.replacesInvoiceId}, ${inv.sent ? 1 : 0}, ${inv.sent ? inv.now : null}, ${inv.now}, ${inv.now})
+    returning id`
+  return row!.id
+}
+
+export interface InvoiceLineInsert {
+  company_id: string
+  invoice_id: string
+  position: number
+  description: string
+  quantity: number
+  unit_price_cents: number
+  total_cents: number
+  gst_cents: number
+  source: string
+  source_position: number | null
+  source_invoice_id: string | null
+}
+
+export async function insertInvoiceLines(tx: postgres.TransactionSql, lines: InvoiceLineInsert[]): Promise<void> {
+  await tx`insert into invoice_line_items ${tx(lines)}`
+}
+
+/** A send: the first moves a Draft to Sent; every one counts. */
+export async function markInvoiceSent(tx: postgres.TransactionSql, id: string, sendCount: number, now: Date): Promise<void> {
+  await tx`
+    update invoices set status = case when status = 'Draft' then 'Sent' else status end, sent_count = ${sendCount},
+           sent_at = coalesce(sent_at, ${now}), updated_at = ${now}
+    where id = ${id}`
+}
+
+/** The quote's deposit invoice that is not void, if any. */
+export async function findLiveDepositInvoice(tx: postgres.TransactionSql, quoteId: string): Promise<{ id: string } | undefined> {
+  const [row] = await tx<{ id: string }[]>`select id from invoices where quote_id = ${quoteId} and kind = 'deposit' and status <> 'Void'`
+  return row
+}
+
+export interface JobExtraRow {
+  description: string
+  quantity: string
+  unit_price_cents: string
+  total_cents: string
+}
+
+/** The extras recorded on a job, in the order they were added. */
+export async function listJobExtras(tx: postgres.TransactionSql, jobId: string): Promise<JobExtraRow[]> {
+  return tx<JobExtraRow[]>`
+        select description, quantity, unit_price_cents, total_cents from job_extras where job_id = ${jobId} order by created_at, id`
+}

@@ -9,7 +9,7 @@ import { centsToDollars, formatCents } from '../../core/money.js'
 import { addDays } from '../../core/period.js'
 import { companyToday } from '../../core/company-time.js'
 import { withTenant } from '../../db/sql.js'
-import { overdueInvoices } from './chase.js'
+import { findJobId, listOverdueInvoices } from './queries/chase.js'
 import type { RecoveryInput } from './schema.js'
 import { readSettings } from './settings.js'
 import { SECURITY_OF_PAYMENT_ACTS, SOP_SOURCE } from './sop.js'
@@ -44,10 +44,10 @@ export async function recoveryOptions(deps: Deps, principal: Principal, input: S
   const { rows, settings, today } = await withTenant(deps.db, principal.companyId, async (tx) => {
     const today = await companyToday(tx, deps.clock.now())
     if (input.job_id) {
-      const [job] = await tx<{ id: string }[]>`select id from jobs where id = ${input.job_id}`
+      const job = await findJobId(tx, input.job_id)
       if (!job) throw notFound('Job')
     }
-    return { rows: await overdueInvoices(tx, today, input.job_id ? { jobId: input.job_id } : { minDays: 30 }), settings: await readSettings(tx), today }
+    return { rows: await listOverdueInvoices(tx, today, input.job_id ? { jobId: input.job_id } : { minDays: 30 }), settings: await readSettings(tx), today }
   })
   if (input.job_id && !rows.length) {
     throw new AppError('conflict', 'This job has no overdue invoice, so there is nothing to recover. invoicing.chase lists overdue invoices.', { job_id: input.job_id })

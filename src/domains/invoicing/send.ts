@@ -9,7 +9,8 @@ import { isAuMobile } from '../../core/phone.js'
 import type { StartAfterCommit } from '../../temporal/outbox.js'
 import { reserveMessageDelivery, type QueuedMessage } from '../comms/deliver.js'
 import { recordInvoiceSent } from './issue.js'
-import { balanceCents, findInvoice, publicInvoiceUrl } from './queries.js'
+import { balanceCents, findInvoice, markInvoiceSent, publicInvoiceUrl } from './queries.js'
+import { findBusinessName, findClientContact } from './queries/parties.js'
 import { companyToday } from '../../core/company-time.js'
 // A cycle with service.ts, used only at call time: the event carries the invoice as the API shows it.
 import { loadInvoice } from './load.js'
@@ -36,9 +37,8 @@ export interface InvoiceMessageRequest {
 export async function queueInvoiceMessages(deps: Deps, tx: postgres.TransactionSql, start: StartAfterCommit, req: InvoiceMessageRequest, emit: Emit): Promise<Delivery> {
   if (!req.sms && !req.email) return { workflow_id: null, channels: [], skipped: [] }
   const inv = (await findInvoice(tx, req.invoiceId, await companyToday(tx, req.now), { forUpdate: true }))!
-  const [lead] = await tx<{ name: string; phone: string | null; email: string | null }[]>`select name, phone, email from leads where id = ${inv.lead_id}`
-  const [company] = await tx<{ business_name: string }[]>`select business_name from companies`
-  const business = company!.business_name
+  const lead = await findClientContact(tx, inv.lead_id)
+  const business = await findBusinessName(tx)
   const first = lead!.name.split(/\s+/)[0] ?? lead!.name
   const page = publicInvoiceUrl(deps.urls.siteRoot, inv.public_token)
   const link = req.purpose === 'pay_link' ? `${page}/pay` : page
@@ -69,10 +69,7 @@ export async function queueInvoiceMessages(deps: Deps, tx: postgres.TransactionS
   }
   if (!messages.length) return { workflow_id: null, channels: [], skipped }
   const delivery = await start(await reserveMessageDelivery(tx, { companyId: req.companyId, subject: key, messages, now: req.now }))
-  await tx`
-    update invoices set status = case when status = 'Draft' then 'Sent' else status end, sent_count = ${sendCount},
-           sent_at = coalesce(sent_at, ${req.now}), updated_at = ${req.now}
-    where id = ${inv.id}`
+  await markInvoiceSent(tx, inv.id, sendCount, req.now)
   await recordInvoiceSent(tx, req.companyId, await loadInvoice(deps, tx, inv.id), messages.map((m) => m.channel), req.now)
   // Reactions run here: the first send starts its payment chase (a later send leaves it as it is).
   const queued: InvoiceDeliveryQueued = { invoiceId: inv.id, kind: inv.kind, dueDate: inv.due_date, firstSend: inv.stored_status === 'Draft' }

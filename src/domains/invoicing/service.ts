@@ -16,7 +16,7 @@ import {
   basisFromAmount, basisFromQuote, claimAmount, claimLines, claimPercent, finalLines, type Amounts, type BasisLine, type Invoiced, type PriorInvoice,
 } from './allocation.js'
 import { issueInvoice, type NewLine } from './issue.js'
-import { invoicesOfJob, linesOf, listInvoiceRows, paymentsActive, presentInvoice, type InvoiceRow } from './queries.js'
+import { invoicesOfJob, linesOf, listInvoiceRows, listJobExtras, paymentsActive, presentInvoice, type InvoiceRow } from './queries.js'
 import type { GenerateInvoiceInput, ListInvoicesInput } from './schema.js'
 import { queueInvoiceMessages } from './send.js'
 import { loadInvoice, presentRow } from './load.js'
@@ -128,8 +128,7 @@ export async function generateInvoice(deps: Deps, principal: Principal, input: S
       claim = made.record
       if (input.progress_claim.payment_claim) notes = [notes, paymentClaimStatement(settings.state)].filter(Boolean).join('\n\n')
     } else {
-      const extras = await tx<{ description: string; quantity: string; unit_price_cents: string; total_cents: string }[]>`
-        select description, quantity, unit_price_cents, total_cents from job_extras where job_id = ${job.id} order by created_at, id`
+      const extras = await listJobExtras(tx, job.id)
       const built = finalLines(basis, extras.map((e) => ({
         description: e.description, quantity: Number(e.quantity), unitPriceCents: Number(e.unit_price_cents), totalCents: Number(e.total_cents),
       })), done.prior, !!job.quote_id)

@@ -10,15 +10,9 @@ import { withTenant } from '../../db/sql.js'
 import { percentOfCents } from '../../core/gst.js'
 import { hasAtMostDecimals } from '../../core/money.js'
 import type { UpdateInvoicingSettingsInput } from './schema.js'
+import { findSettingsRow, upsertSettings, type InvoicingSettings } from './queries/settings.js'
 
-export interface InvoicingSettings {
-  payment_terms_days: number
-  default_deposit_percent: number | null
-  card_surcharge_percent: number | null
-  card_acceptance_cost_percent: number | null
-  state: string | null
-  payment_instructions: string | null
-}
+export type { InvoicingSettings }
 
 export const DEFAULT_PAYMENT_TERMS_DAYS = 14
 
@@ -30,9 +24,7 @@ const DEFAULTS: InvoicingSettings = {
 const numberOrNull = (v: string | number | null) => (v === null ? null : Number(v))
 
 export async function readSettings(tx: postgres.TransactionSql): Promise<InvoicingSettings> {
-  const [row] = await tx<(Omit<InvoicingSettings, 'default_deposit_percent' | 'card_surcharge_percent' | 'card_acceptance_cost_percent'> & Record<string, string | null>)[]>`
-    select payment_terms_days, default_deposit_percent, card_surcharge_percent, card_acceptance_cost_percent, state, payment_instructions
-    from invoicing_settings`
+  const row = await findSettingsRow(tx)
   if (!row) return { ...DEFAULTS }
   return {
     payment_terms_days: row.payment_terms_days,
@@ -75,15 +67,7 @@ export async function updateSettings(deps: Deps, principal: Principal, input: St
         throw validationError([`card_surcharge_percent: ${next.card_surcharge_percent}% is above your stated cost of card acceptance (${next.card_acceptance_cost_percent}%); a surcharge may not exceed it`])
       }
     }
-    await tx`
-      insert into invoicing_settings (company_id, payment_terms_days, default_deposit_percent, card_surcharge_percent,
-                                      card_acceptance_cost_percent, state, payment_instructions, updated_at)
-      values (${principal.companyId}, ${next.payment_terms_days}, ${next.default_deposit_percent}, ${next.card_surcharge_percent},
-              ${next.card_acceptance_cost_percent}, ${next.state}, ${next.payment_instructions}, ${deps.clock.now()})
-      on conflict (company_id) do update set
-        payment_terms_days = excluded.payment_terms_days, default_deposit_percent = excluded.default_deposit_percent,
-        card_surcharge_percent = excluded.card_surcharge_percent, card_acceptance_cost_percent = excluded.card_acceptance_cost_percent,
-        state = excluded.state, payment_instructions = excluded.payment_instructions, updated_at = excluded.updated_at`
+    await upsertSettings(tx, principal.companyId, next, deps.clock.now())
     return { settings: await readSettings(tx) }
   })
 }
