@@ -183,7 +183,9 @@ export class WorkflowDispatcher {
       select id::text, company_id, workflow_type, workflow_id, input
       from pending_workflow_outbox(${`${graceMs} milliseconds`}::interval, ${batch})`
     let started = 0
-    for (const row of rows) if (await this.dispatch(row)) started++
+    await eachAtMost(DISPATCH_CONCURRENCY, rows, async (row) => {
+      if (await this.dispatch(row)) started++
+    })
     if (started) this.logger.info({ started }, 'outbox relay started pending workflows')
     return started
   }
@@ -226,6 +228,23 @@ export async function withTenantThenStart<T>(
       queued.push(item)
       return item
     }))
-  for (const item of queued) await deps.workflows.dispatch(item)
+  await eachAtMost(DISPATCH_CONCURRENCY, queued, (item) => deps.workflows.dispatch(item))
   return result
+}
+
+/**
+ * Starts in flight at once after a commit or in a relay pass. A scan tool queues up to 200 runs in
+ * one transaction; started one after another (about 0.1 s each, a round trip to Temporal and the
+ * outbox row's mark) the call took 20 s and more. Bounded, so one call cannot take every pool
+ * connection or flood the Temporal frontend.
+ */
+const DISPATCH_CONCURRENCY = 8
+
+/** fn over items, at most `limit` running at once; fn must not throw (dispatch settles its own errors). */
+async function eachAtMost<T>(limit: number, items: readonly T[], fn: (item: T) => Promise<unknown>): Promise<void> {
+  let next = 0
+  const lane = async () => {
+    while (next < items.length) await fn(items[next++]!)
+  }
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane))
 }
