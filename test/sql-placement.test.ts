@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url'
 import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
 
-const NOT_MOVED_YET = ['analytics', 'automations', 'cashflow', 'jobs', 'payments', 'quotes']
+const NOT_MOVED_YET = ['analytics', 'cashflow', 'jobs', 'payments', 'quotes']
 
 const DOMAINS_DIR = fileURLToPath(new URL('../src/domains/', import.meta.url))
 
