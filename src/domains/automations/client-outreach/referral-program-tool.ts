@@ -15,6 +15,7 @@ import { REFERRAL_REWARD_TYPES } from './automation.js'
 import { codeForClient, DISCLOSURE, REFERRAL_SOURCE_PREFIX, rewardText, type RewardType } from './referral-program.js'
 import { automationChoice } from '../engine/settings.js'
 import { referralProgramAutomation } from './automation.js'
+import { countReferredLeads, findBusinessName, listRecentClients } from './queries.js'
 
 const DAY_MS = 86_400_000
 const LIMIT = 200
@@ -41,20 +42,17 @@ export async function referralCodes(deps: Deps, principal: Principal, input: { r
   return withTenant(deps.db, principal.companyId, async (tx) => {
     const s = (await automationChoice(tx, referralProgramAutomation)).settings
     const reward = { type: input.reward_type ?? s.reward_type, cents: rewardCents ?? Math.round(s.reward_amount * 100) }
-    const [company] = await tx<{ business_name: string }[]>`select business_name from companies`
-    const clients = await tx<{ lead_id: string; name: string }[]>`
-      select l.id as lead_id, l.name from leads l
-      join lateral (select min(j.completed_at) as first from jobs j where j.lead_id = l.id and j.status = 'Completed' and j.completed_at >= ${since}) c on c.first is not null
-      order by c.first, l.id limit ${LIMIT}`
+    const businessName = await findBusinessName(tx)
+    const clients = await listRecentClients(tx, since, LIMIT)
     const codes: Static<typeof ReferralProgramOutput>['codes'] = []
     for (const client of clients) {
       const { row, created } = await codeForClient(tx, principal.companyId, client.lead_id, reward, null, now)
-      const [n] = await tx<{ n: number }[]>`select count(*)::int as n from referral_leads where referral_code_id = ${row.id}`
+      const referred = await countReferredLeads(tx, row.id)
       const amount = Number(row.reward_cents)
       codes.push({
         lead_id: client.lead_id, client_name: client.name, code: row.code, reward_type: row.reward_type, reward_amount: centsToDollars(amount),
-        share_text: `Know someone who needs ${company!.business_name}? Give them my code ${row.code}. (I get ${rewardText(row.reward_type, amount)} if they book: a referral reward from ${company!.business_name}.)`,
-        created, referred_leads: n!.n,
+        share_text: `Know someone who needs ${businessName}? Give them my code ${row.code}. (I get ${rewardText(row.reward_type, amount)} if they book: a referral reward from ${businessName}.)`,
+        created, referred_leads: referred,
       })
     }
     return {

@@ -15,8 +15,10 @@ import { defineWorkflow, workflowStart } from '../../../temporal/contract.js'
 import type { StartAfterCommit } from '../../../temporal/outbox.js'
 import { referralOffer, referralOfferWorkflowId, type ReferralOfferInput, type ReferralPlan, type ReferralOfferActivities } from './workflows/referral-offer.js'
 import { findJob } from '../../jobs/queries.js'
-import { automationChoice, recordRunStarted } from '../engine/settings.js'
+import { automationChoice } from '../engine/settings.js'
+import { insertRun } from '../engine/queries/runs.js'
 import { referralProgramAutomation } from './automation.js'
+import { findBusinessName, findReferralCode, insertReferralCode, insertReferralLead, type CodeRow, type RewardType } from './queries.js'
 import type { SettingsOf } from '../engine/catalogue.js'
 import type { QueuedMessage } from '../../../../workflows/messages.js'
 
@@ -27,7 +29,7 @@ const HOUR_MS = 3_600_000
 const CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789'
 const CODE_LENGTH = 6
 
-export type RewardType = 'discount' | 'credit' | 'gift_card'
+export type { CodeRow, RewardType }
 
 /** Its settings, defaults filled in: the type of its schema (automation.ts). */
 export type ReferralSettingsValue = SettingsOf<typeof referralProgramAutomation>
@@ -56,7 +58,7 @@ export async function startReferralOffer(deps: Deps, tx: postgres.TransactionSql
   const choice = await automationChoice(tx, referralProgramAutomation)
   if (!choice.enabled) return null
   const spec = workflowStart(referralOfferDefinition, { companyId: job.companyId, jobId: job.jobId, delayMs: choice.settings.delay_days * deps.config.AUTOMATION_DAY_MS })
-  await recordRunStarted(tx, { companyId: job.companyId, automation: REFERRAL_PROGRAM, workflowId: spec.workflowId, subjectType: 'job', subjectId: job.jobId }, deps.clock.now())
+  await insertRun(tx, { companyId: job.companyId, automation: REFERRAL_PROGRAM, workflowId: spec.workflowId, subjectType: 'job', subjectId: job.jobId }, deps.clock.now())
   await start(spec)
   return spec.workflowId
 }
@@ -67,21 +69,15 @@ function newCode(): string {
   return code
 }
 
-export interface CodeRow { id: string; code: string; reward_type: RewardType; reward_cents: string; lead_id: string; created_at: Date }
-
 /** The client's code, made on first use (one per client; a clash of random codes is tried again). */
 export async function codeForClient(
   tx: postgres.TransactionSql, companyId: string, leadId: string, reward: { type: RewardType; cents: number }, sourceJobId: string | null, now: Date,
 ): Promise<{ row: CodeRow; created: boolean }> {
-  const read = async () => (await tx<CodeRow[]>`select id, code, reward_type, reward_cents, lead_id, created_at from referral_codes where lead_id = ${leadId}`)[0]
+  const read = () => findReferralCode(tx, leadId)
   const existing = await read()
   if (existing) return { row: existing, created: false }
   for (let attempt = 0; attempt < 5; attempt++) {
-    const [row] = await tx<CodeRow[]>`
-      insert into referral_codes (company_id, lead_id, code, reward_type, reward_cents, source_job_id, created_at)
-      values (${companyId}, ${leadId}, ${newCode()}, ${reward.type}, ${reward.cents}, ${sourceJobId}, ${now})
-      on conflict do nothing
-      returning id, code, reward_type, reward_cents, lead_id, created_at`
+    const row = await insertReferralCode(tx, { companyId, leadId, code: newCode(), reward, sourceJobId, now })
     if (row) return { row, created: true }
     const raced = await read()
     if (raced) return { row: raced, created: false }
@@ -93,10 +89,7 @@ export async function codeForClient(
 export async function trackReferral(tx: postgres.TransactionSql, companyId: string, leadId: string, source: string | null, now: Date): Promise<void> {
   if (!source || !source.toLowerCase().startsWith(REFERRAL_SOURCE_PREFIX)) return
   const code = source.slice(REFERRAL_SOURCE_PREFIX.length).trim().toUpperCase()
-  await tx`
-    insert into referral_leads (company_id, referral_code_id, lead_id, created_at)
-    select ${companyId}, id, ${leadId}, ${now} from referral_codes where code = ${code} and lead_id <> ${leadId}
-    on conflict do nothing`
+  await insertReferralLead(tx, companyId, code, leadId, now)
 }
 
 
@@ -111,8 +104,7 @@ export async function planReferralOffer(deps: Deps, input: { companyId: string; 
     if (!choice.enabled) return { stop: 'referral offers turned off' }
     const s = choice.settings
     const { row } = await codeForClient(tx, input.companyId, job.lead_id, { type: s.reward_type, cents: dollarsToCents(s.reward_amount) }, job.id, now)
-    const [company] = await tx<{ business_name: string }[]>`select business_name from companies`
-    const business = company!.business_name
+    const business = await findBusinessName(tx)
     const first = job.lead_name.split(/\s+/)[0] ?? job.lead_name
     const reward = rewardText(row.reward_type, Number(row.reward_cents))
     const text = `Hi ${first}, thanks for the 5-star feedback on "${job.title}"! If you know someone who needs ${business}, give them your referral code ${row.code}. When they book with us you get ${reward}. (This reward is our thank-you for referrals.)`

@@ -18,8 +18,8 @@ import { closed, REVIEW_PLATFORMS } from '../../shared-schema.js'
 import { automationChoice } from '../engine/settings.js'
 import { startReviewBooster } from './review-booster.js'
 import { reviewBoosterAutomation } from './automation.js'
+import { deleteFailedRun, listUnaskedJobs } from './queries.js'
 import { reviewBoosterWorkflowId } from './workflows/review-booster.js'
-import { workflowIdSql } from '../../../temporal/contract.js'
 
 const DAY_MS = 86_400_000
 
@@ -44,13 +44,7 @@ export async function boostReviews(deps: Deps, principal: Principal, input: { da
     const { links, defaultPlatform } = await readReviewLinks(tx)
     if (input.platform && !links.has(input.platform)) throw validationError([`platform: no review link is set for ${PLATFORM_NAMES[input.platform]}. ${CONFIGURE_HINT}`])
     if (!input.platform && !defaultPlatform) throw new AppError('conflict', `No review link is set up, so there is nothing to send. ${CONFIGURE_HINT}`)
-    const jobs = await tx<{ id: string; title: string; lead_name: string; lead_phone: string | null; lead_email: string | null; run_status: string | null }[]>`
-      select j.id, j.title, l.name as lead_name, l.phone as lead_phone, l.email as lead_email,
-             (select r.status from automation_runs r where r.workflow_id = ${workflowIdSql(tx, reviewBoosterWorkflowId, { companyId, jobId: tx`j.id` })}) as run_status
-      from jobs j join leads l on l.id = j.lead_id
-      where j.status = 'Completed' and j.completed_at >= ${since}
-        and not exists (select 1 from review_requests rr where rr.job_id = j.id)
-      order by j.completed_at, j.id limit 500`
+    const jobs = await listUnaskedJobs(tx, companyId, since)
     const out: Static<typeof ReviewBoosterOutput> = { requested: [], existing: [], skipped: [], needs_approval: (await automationChoice(tx, reviewBoosterAutomation)).needsApproval, note: '' }
     for (const job of jobs) {
       const workflowId = reviewBoosterWorkflowId({ companyId, jobId: job.id })
@@ -68,7 +62,7 @@ export async function boostReviews(deps: Deps, principal: Principal, input: { da
         out.skipped.push({ job_id: job.id, reason: `max_requests (${max}) reached; call again for the rest` })
         continue
       }
-      if (job.run_status === 'failed') await tx`delete from automation_runs where workflow_id = ${workflowId} and status = 'failed'`
+      if (job.run_status === 'failed') await deleteFailedRun(tx, workflowId)
       await startReviewBooster(deps, tx, start, { companyId, jobId: job.id }, { automatic: false, now: true, platform: input.platform, channel: input.channel })
       out.requested.push({ job_id: job.id, job_title: job.title, client_name: job.lead_name, workflow_id: workflowId })
     }

@@ -19,8 +19,10 @@ import { findJob } from '../../jobs/queries.js'
 import { prepareReviewRequest } from '../../reviews/request.js'
 import type { ReviewPlatform } from '../../reviews/schema.js'
 import type { PendingMessage } from '../engine/approval.js'
-import { automationChoice, recordRunStarted } from '../engine/settings.js'
+import { automationChoice } from '../engine/settings.js'
+import { insertRun } from '../engine/queries/runs.js'
 import { reviewBoosterAutomation } from './automation.js'
+import { beginDryRun, beginSend, countRepliesSince, findBusinessName, findReviewRequestFrom, keepSend, listReviewRequests, undoDryRun, undoSend } from './queries.js'
 import type { SettingsOf } from '../engine/catalogue.js'
 import { isUuid } from '../../../core/uuid.js'
 
@@ -56,7 +58,7 @@ export async function startReviewBooster(
     platform: how.platform ?? s.platform ?? null, channel: how.channel ?? s.channel ?? null, automatic: how.automatic,
   })
   const now = deps.clock.now()
-  await recordRunStarted(tx, { companyId: job.companyId, automation: REVIEW_BOOSTER, workflowId: spec.workflowId, subjectType: 'job', subjectId: job.jobId }, now)
+  await insertRun(tx, { companyId: job.companyId, automation: REVIEW_BOOSTER, workflowId: spec.workflowId, subjectType: 'job', subjectId: job.jobId }, now)
   await start(spec)
   return { workflowId: spec.workflowId, requestAt: new Date(now.getTime() + (spec.input as ReviewBoosterInput).delayMs).toISOString() }
 }
@@ -72,9 +74,7 @@ class DryRun extends Error {
 }
 
 async function reminderStop(tx: postgres.TransactionSql, job: { lead_id: string; lead_phone: string | null; lead_email: string | null }, firstAskedAt: Date, channel: ReviewChannel | null): Promise<string | null> {
-  const [reply] = await tx<{ n: number }[]>`
-    select count(*)::int as n from communications where lead_id = ${job.lead_id} and direction = 'inbound' and created_at > ${firstAskedAt}`
-  if (reply!.n > 0) return 'the client replied after the request; no reminder sent'
+  if (await countRepliesSince(tx, job.lead_id, firstAskedAt) > 0) return 'the client replied after the request; no reminder sent'
   const mobile = job.lead_phone && isAuMobile(job.lead_phone) ? job.lead_phone : null
   const wanted: ['sms' | 'email', string | null][] = []
   if (channel !== 'email') wanted.push(['sms', mobile])
@@ -95,7 +95,7 @@ export async function planReviewStep(deps: Deps, input: StepInput): Promise<Revi
     if (job.status !== 'Completed') return { stop: `the job is ${job.status}` }
     const choice = await automationChoice(tx, reviewBoosterAutomation)
     if (input.automatic && !choice.enabled) return { stop: 'review booster turned off' }
-    const asked = await tx<{ request_number: number; created_at: Date }[]>`select request_number, created_at from review_requests where job_id = ${job.id} order by request_number`
+    const asked = await listReviewRequests(tx, job.id)
     const approval = choice.needsApproval ? { expiresInMs: (choice.settings.approval_expiry_hours ?? 48) * HOUR_MS } : null
     if (input.step === 'request' && asked.length) {
       return { stop: null, alreadyAsked: `already asked on ${asked[0]!.created_at.toISOString()} (request ${asked[0]!.request_number})`, summary: '', preview: [], approval: null }
@@ -106,16 +106,16 @@ export async function planReviewStep(deps: Deps, input: StepInput): Promise<Revi
       const stop = await reminderStop(tx, job, asked[0]!.created_at, input.channel)
       if (stop) return { stop }
     }
-    const [company] = await tx<{ business_name: string }[]>`select business_name from companies`
+    const businessName = await findBusinessName(tx)
     const first = job.lead_name.split(/\s+/)[0] ?? job.lead_name
-    const message = input.step === 'reminder' ? REMINDER_WORDING(first, company!.business_name) : undefined
+    const message = input.step === 'reminder' ? REMINDER_WORDING(first, businessName) : undefined
     try {
-      await tx`savepoint review_dry_run`
+      await beginDryRun(tx)
       const { request } = await prepareReviewRequest(tx, input.companyId, job, { platform: input.platform ?? undefined, channel: input.channel ?? undefined, message }, now)
-      const text = `${message ?? `Hi ${first}, thanks for choosing ${company!.business_name}. We'd appreciate an honest review of our work:`} ${request.url}`
-      throw new DryRun(request.channels.map((ch) => ({ channel: ch, to: ch === 'sms' ? job.lead_phone! : job.lead_email!, name: job.lead_name, subject: ch === 'email' ? `How did we go? ${company!.business_name}` : null, text })))
+      const text = `${message ?? `Hi ${first}, thanks for choosing ${businessName}. We'd appreciate an honest review of our work:`} ${request.url}`
+      throw new DryRun(request.channels.map((ch) => ({ channel: ch, to: ch === 'sms' ? job.lead_phone! : job.lead_email!, name: job.lead_name, subject: ch === 'email' ? `How did we go? ${businessName}` : null, text })))
     } catch (error) {
-      await tx`rollback to savepoint review_dry_run`
+      await undoDryRun(tx)
       if (error instanceof DryRun) {
         const what = input.step === 'reminder' ? 'Review reminder' : 'Review request'
         return { stop: null, alreadyAsked: null, summary: `${what} to ${job.lead_name} for "${job.title}"`, preview: error.preview, approval }
@@ -137,21 +137,20 @@ export async function sendReviewStep(deps: Deps, input: StepInput): Promise<Revi
   return withTenantThenStart(deps, input.companyId, async (tx, start) => {
     const job = await findJob(tx, input.jobId, { forUpdate: true })
     if (!job || job.status !== 'Completed') return { sent: false, requestNumber: null, channels: [], note: 'the job is no longer Completed' }
-    const [existing] = await tx<{ request_number: number; channels: string[] }[]>`
-      select request_number, channels from review_requests where job_id = ${job.id} and request_number >= ${target} order by request_number limit 1`
+    const existing = await findReviewRequestFrom(tx, job.id, target)
     if (existing) return { sent: false, requestNumber: existing.request_number, channels: existing.channels, note: `request ${existing.request_number} was already recorded` }
-    const [company] = await tx<{ business_name: string }[]>`select business_name from companies`
+    const businessName = await findBusinessName(tx)
     const first = job.lead_name.split(/\s+/)[0] ?? job.lead_name
-    const message = input.step === 'reminder' ? REMINDER_WORDING(first, company!.business_name) : undefined
+    const message = input.step === 'reminder' ? REMINDER_WORDING(first, businessName) : undefined
     try {
-      await tx`savepoint review_send`
+      await beginSend(tx)
       const { request, delivery } = await prepareReviewRequest(tx, input.companyId, job, { platform: input.platform ?? undefined, channel: input.channel ?? undefined, message }, now)
-      await tx`release savepoint review_send`
+      await keepSend(tx)
       await start(delivery)
       return { sent: true, requestNumber: request.request_number, channels: request.channels, note: `queued by ${request.channels.join(' and ')}` }
     } catch (error) {
       if (!(error instanceof AppError)) throw error
-      await tx`rollback to savepoint review_send`
+      await undoSend(tx)
       return { sent: false, requestNumber: null, channels: [], note: `not sent: ${error.message}` }
     }
   })

@@ -23,12 +23,12 @@ import { Dollars, Nullable, StringEnum } from '../../../core/schema-helpers.js'
 import { withTenant } from '../../../db/sql.js'
 import { closed, Id } from '../../shared-schema.js'
 import { isUuid } from '../../../core/uuid.js'
+import { findJobLead, findLeadName, listActiveServices, listAllServices, listClientJobs, listServicesQuotedToClient, type ServiceRow } from './queries.js'
 
 const REPAIR = /\b(repair|repairs|fix|fixed|replace|replacement|leak|leaking|blocked|fault|faulty|burst)\b/i
 const MAINTENANCE = /\b(service|servicing|maintenance|inspection|check|clean|cleaning|plan)\b/i
 const MAX = 5
 
-interface Service { id: string; name: string; category: string | null; unit: string; unit_price_cents: string; quoted: number }
 
 const Suggestion = Type.Object({
   service_id: Type.String(),
@@ -57,29 +57,23 @@ export async function suggestUpsell(deps: Deps, principal: Principal, input: { j
   return withTenant(deps.db, principal.companyId, async (tx) => {
     let leadId = input.lead_id
     if (input.job_id) {
-      const [job] = isUuid(input.job_id) ? await tx<{ lead_id: string }[]>`select lead_id from jobs where id = ${input.job_id}` : []
+      const job = isUuid(input.job_id) ? await findJobLead(tx, input.job_id) : undefined
       if (!job) throw notFound('Job')
       if (leadId && leadId !== job.lead_id) throw validationError(["lead_id: the job belongs to another client; give one of job_id or lead_id"])
       leadId = job.lead_id
     }
-    const [lead] = isUuid(leadId!) ? await tx<{ id: string; name: string }[]>`select id, name from leads where id = ${leadId!}` : []
+    const lead = isUuid(leadId!) ? await findLeadName(tx, leadId!) : undefined
     if (!lead) throw notFound('Lead')
     return suggestFor(tx, lead)
   })
 }
 
 async function suggestFor(tx: postgres.TransactionSql, lead: { id: string; name: string }): Promise<Static<typeof UpsellOutput>> {
-  const jobs = await tx<{ id: string; title: string }[]>`select id, title from jobs where lead_id = ${lead.id} and status <> 'Cancelled' order by created_at, id`
-  const services = await tx<Service[]>`
-    select s.id, s.name, s.category, s.unit, s.unit_price_cents,
-           (select count(*)::int from quote_line_items li where li.service_id = s.id) as quoted
-    from services s where s.active order by s.name, s.id`
-  const quotedForClient = await tx<{ service_id: string }[]>`
-    select distinct li.service_id from quote_line_items li join quotes q on q.id = li.quote_id
-    where li.service_id is not null and q.lead_id = ${lead.id}
-      and (q.status = 'Accepted' or exists (select 1 from jobs j where j.quote_id = q.id and j.status <> 'Cancelled'))`
+  const jobs = await listClientJobs(tx, lead.id)
+  const services = await listActiveServices(tx)
+  const quotedForClient = await listServicesQuotedToClient(tx, lead.id)
   const titles = new Set(jobs.map((j) => j.title.trim().toLowerCase()))
-  const allServices = await tx<Service[]>`select id, name, category, unit, unit_price_cents, 0 as quoted from services order by name, id`
+  const allServices = await listAllServices(tx)
   const done = allServices.filter((s) => quotedForClient.some((q) => q.service_id === s.id) || titles.has(s.name.trim().toLowerCase()))
   const doneIds = new Set(done.map((s) => s.id))
   const categories = new Set(done.map((s) => s.category).filter((c): c is string => c !== null))
@@ -91,7 +85,7 @@ async function suggestFor(tx: postgres.TransactionSql, lead: { id: string; name:
   ]
 
   const out: Static<typeof Suggestion>[] = []
-  const add = (s: Service, rule: Static<typeof Suggestion>['rule'], reason: string) => {
+  const add = (s: ServiceRow, rule: Static<typeof Suggestion>['rule'], reason: string) => {
     if (out.length >= MAX || doneIds.has(s.id) || out.some((o) => o.service_id === s.id)) return
     const cents = Number(s.unit_price_cents)
     out.push({ service_id: s.id, name: s.name, category: s.category, unit: s.unit, price: centsToDollars(cents), price_incl_gst: centsToDollars(cents + gstOnCents(cents)), rule, reason })

@@ -3,12 +3,12 @@
 // now (quotes awaiting a reply, overdue invoices, reminders due by the end of that day, actions
 // waiting for approval). Overdue follows analytics.dashboard: local due dates, as invoices read.
 import type postgres from 'postgres'
-import { overdueCondition } from '../../invoicing/queries.js'
 import Type, { type Static } from 'typebox'
 import { centsToDollars, formatDollars } from '../../../core/money.js'
 import { addDays } from '../../../core/period.js'
 import { Dollars, Nullable } from '../../../core/schema-helpers.js'
 import { localDateTime, startOfLocalDay, localDate } from '../../../core/zoned-time.js'
+import { countDayActivity, countOpenItems, listDayJobs } from './queries.js'
 
 const Count = (description: string) => Type.Integer({ minimum: 0, description })
 const Money = (description: string) => Dollars({ description: `${description} (AUD dollars incl. GST)` })
@@ -41,19 +41,8 @@ export type OpenFigures = Static<typeof OpenFiguresSchema>
 export async function dayFigures(tx: postgres.TransactionSql, date: string, timeZone: string): Promise<DayFigures> {
   const start = startOfLocalDay(date, timeZone)
   const end = startOfLocalDay(addDays(date, 1), timeZone)
-  const [r] = await tx<{ leads: number; scheduled: number; completed: number; sent: number; accepted: number; paid: string }[]>`
-    select
-      (select count(*)::int from leads where created_at >= ${start} and created_at < ${end}) as leads,
-      (select count(*)::int from jobs where scheduled_date >= ${start} and scheduled_date < ${end} and status <> 'Cancelled') as scheduled,
-      (select count(*)::int from jobs where completed_at >= ${start} and completed_at < ${end} and status = 'Completed') as completed,
-      (select count(*)::int from quotes where sent_at >= ${start} and sent_at < ${end}) as sent,
-      (select count(*)::int from quotes where accepted_at >= ${start} and accepted_at < ${end}) as accepted,
-      (select coalesce(sum(amount_cents), 0)::text from payments where received_at >= ${start} and received_at < ${end}) as paid`
-  const jobs = await tx<{ id: string; title: string; status: string; scheduled_date: Date; client_name: string; technician: string | null }[]>`
-    select j.id, j.title, j.status, j.scheduled_date, l.name as client_name, j.technician
-    from jobs j join leads l on l.id = j.lead_id
-    where j.scheduled_date >= ${start} and j.scheduled_date < ${end} and j.status <> 'Cancelled'
-    order by j.scheduled_date, j.id limit 20`
+  const r = await countDayActivity(tx, start, end)
+  const jobs = await listDayJobs(tx, start, end)
   return {
     date, new_leads: r!.leads, jobs_scheduled: r!.scheduled, jobs_completed: r!.completed, quotes_sent: r!.sent, quotes_accepted: r!.accepted,
     payments_received: $(r!.paid),
@@ -64,15 +53,7 @@ export async function dayFigures(tx: postgres.TransactionSql, date: string, time
 export async function openFigures(tx: postgres.TransactionSql, date: string, timeZone: string, now: Date): Promise<OpenFigures> {
   const today = localDate(now, timeZone)
   const endOfDay = startOfLocalDay(addDays(date, 1), timeZone)
-  const [r] = await tx<{ q: number; q_total: string; o: number; o_balance: string; rem: number; pend: number }[]>`
-    select
-      (select count(*)::int from quotes where status in ('Sent', 'Viewed') and valid_until >= ${today}::date) as q,
-      (select coalesce(sum(total_cents), 0)::text from quotes where status in ('Sent', 'Viewed') and valid_until >= ${today}::date) as q_total,
-      (select count(*)::int from invoices where ${overdueCondition(tx, today)}) as o,
-      (select coalesce(sum(total_cents - amount_paid_cents - amount_credited_cents), 0)::text from invoices
-        where ${overdueCondition(tx, today)}) as o_balance,
-      (select count(*)::int from reminders where done_at is null and due_at < ${endOfDay}) as rem,
-      (select count(*)::int from pending_actions where status = 'pending') as pend`
+  const r = await countOpenItems(tx, today, endOfDay)
   return {
     quotes_awaiting_reply: { count: r!.q, total: $(r!.q_total) },
     overdue_invoices: { count: r!.o, balance: $(r!.o_balance) },

@@ -21,8 +21,10 @@ import { dailySummary, dailySummaryWorkflowId, type DailySummaryInput, type Dail
 import { companyTimeZone, isCalendarDate } from '../../analytics/window.js'
 import { closed, DateOnly } from '../../shared-schema.js'
 import { dayFigures, DayFiguresSchema, openFigures, OpenFiguresSchema, summaryText } from './daily-summary-figures.js'
-import { automationChoice, recordRunStarted } from '../engine/settings.js'
+import { automationChoice } from '../engine/settings.js'
+import { insertRun } from '../engine/queries/runs.js'
 import { dailySummaryAutomation } from './automation.js'
+import { findSummaryRecipient } from './queries.js'
 
 export const DAILY_SUMMARY = dailySummaryAutomation.key
 export const dailySummaryScheduleId = (companyId: string) => dailySummaryWorkflowId({ companyId })
@@ -62,10 +64,10 @@ export async function planDailySummary(deps: Deps, input: { companyId: string; w
   return withTenant(deps.db, input.companyId, async (tx) => {
     const choice = await automationChoice(tx, dailySummaryAutomation)
     if (!choice.enabled) return { stop: 'daily summary turned off' }
-    await recordRunStarted(tx, { companyId: input.companyId, automation: DAILY_SUMMARY, workflowId: input.workflowId, subjectType: 'company', subjectId: input.companyId }, now)
+    await insertRun(tx, { companyId: input.companyId, automation: DAILY_SUMMARY, workflowId: input.workflowId, subjectType: 'company', subjectId: input.companyId }, now)
     const tz = await companyTimeZone(tx)
     const today = localDate(now, tz)
-    const [company] = await tx<{ business_name: string; contact_email: string }[]>`select business_name, contact_email from companies`
+    const company = await findSummaryRecipient(tx)
     const text = summaryText(company!.business_name, await dayFigures(tx, addDays(today, -1), tz), await dayFigures(tx, today, tz), await openFigures(tx, today, tz, now))
     const html = text.split('\n').map((line) => `<p>${escapeHtml(line)}</p>`).join('')
     return {

@@ -13,32 +13,12 @@ import type { AutomationCatalogue } from './catalogue.js'
 import { decodeAfterCursor, encodeAfterCursor } from './cursor.js'
 import type { PendingActionSchema, PendingActionsInput } from './control-schema.js'
 import { isUuid } from '../../../core/uuid.js'
+import {
+  findPendingAction, insertPendingAction, listPendingActionRows, updatePendingActionStatus,
+  type ActionRow, type ActionStatus, type PendingActionFilter,
+} from './queries/approvals.js'
 
 export type { PendingMessage }
-
-export interface NewPendingAction {
-  id: string
-  companyId: string
-  automation: string
-  workflowId: string
-  summary: string
-  messages: PendingMessage[]
-  expiresAt: Date
-}
-
-type ActionStatus = Static<typeof PendingActionSchema>['status']
-
-/** Records the action once (a retried activity, or the API having recorded it already, changes nothing). */
-export async function insertPendingAction(tx: postgres.TransactionSql, action: NewPendingAction, now: Date): Promise<{ expiresAt: Date }> {
-  await tx`
-    insert into pending_actions (id, company_id, automation, workflow_id, run_id, summary, messages, expires_at, created_at, updated_at)
-    values (${action.id}, ${action.companyId}, ${action.automation}, ${action.workflowId},
-            (select id from automation_runs where workflow_id = ${action.workflowId}), ${action.summary},
-            ${tx.json(action.messages as unknown as postgres.JSONValue)}, ${action.expiresAt}, ${now}, ${now})
-    on conflict (id) do nothing`
-  const [row] = await tx<{ expires_at: Date }[]>`select expires_at from pending_actions where id = ${action.id}`
-  return { expiresAt: row!.expires_at }
-}
 
 /** Activity: the waiting workflow records its action; the expiry it must wait for comes back. */
 export async function recordPendingAction(
@@ -70,27 +50,7 @@ export async function settlePendingAction(
     decidedAt: string | null; decidedBy: string | null; note: string | null; outcome: unknown
   },
 ): Promise<void> {
-  await withTenant(deps.db, input.companyId, (tx) => tx`
-    update pending_actions
-    set status = ${input.status}, decided_at = coalesce(decided_at, ${input.decidedAt}), decided_by = coalesce(decided_by, ${input.decidedBy}),
-        note = coalesce(note, ${input.note}), outcome = coalesce(${input.outcome === null || input.outcome === undefined ? null : tx.json(input.outcome as postgres.JSONValue)}, outcome),
-        updated_at = ${deps.clock.now()}
-    where id = ${input.actionId} and status = any(${REACHED_FROM[input.status]}::text[])`)
-}
-
-interface ActionRow {
-  id: string
-  automation: string
-  workflow_id: string
-  summary: string
-  messages: PendingMessage[]
-  status: ActionStatus
-  created_at: Date
-  expires_at: Date
-  decided_at: Date | null
-  decided_by: string | null
-  note: string | null
-  outcome: unknown
+  await withTenant(deps.db, input.companyId, (tx) => updatePendingActionStatus(tx, input, REACHED_FROM[input.status], deps.clock.now()))
 }
 
 const present = (r: ActionRow): Static<typeof PendingActionSchema> => ({
@@ -99,13 +59,9 @@ const present = (r: ActionRow): Static<typeof PendingActionSchema> => ({
   decidedBy: r.decided_by, note: r.note, outcome: r.outcome ?? null,
 })
 
-const columns = (tx: postgres.TransactionSql) =>
-  tx`id::text, automation, workflow_id, summary, messages, status, created_at, expires_at, decided_at, decided_by::text, note, outcome`
-
 async function findAction(tx: postgres.TransactionSql, id: string): Promise<ActionRow | null> {
   if (!isUuid(id)) return null
-  const [row] = await tx<ActionRow[]>`select ${columns(tx)} from pending_actions where id = ${id}`
-  return row ?? null
+  return findPendingAction(tx, id)
 }
 
 export async function listPendingActions(deps: Deps, catalogue: AutomationCatalogue, principal: Principal, input: Static<typeof PendingActionsInput>) {
@@ -113,18 +69,12 @@ export async function listPendingActions(deps: Deps, catalogue: AutomationCatalo
   const after = decodeAfterCursor(input.cursor)
   // The automation's key or tool name, or else a Temporal workflow id.
   const automation = input.workflow_id === undefined ? null : (catalogue.find(input.workflow_id)?.key ?? null)
-  const filter = (tx: postgres.TransactionSql) => input.workflow_id === undefined
-    ? tx`status = 'pending'`
-    : automation ? tx`status = 'pending' and automation = ${automation}` : tx`status = 'pending' and workflow_id = ${input.workflow_id}`
+  const match: PendingActionFilter = input.workflow_id === undefined ? null : automation ? { automation } : { workflowId: input.workflow_id }
   return withTenant(deps.db, principal.companyId, async (tx) => {
-    const keyset = after ? tx`and (created_at, id) > (${after.createdAt}, ${after.id}::uuid)` : tx``
-    const [rows, [count]] = await Promise.all([
-      tx<ActionRow[]>`select ${columns(tx)} from pending_actions where ${filter(tx)} ${keyset} order by created_at, id limit ${limit}`,
-      tx<{ n: number }[]>`select count(*)::int as n from pending_actions where ${filter(tx)}`,
-    ])
+    const { rows, total } = await listPendingActionRows(tx, match, after, limit)
     const last = rows[rows.length - 1]
     return {
-      actions: rows.map(present), total: count!.n, limit,
+      actions: rows.map(present), total, limit,
       nextCursor: rows.length === limit && last ? encodeAfterCursor(last.created_at.toISOString(), last.id) : null,
     }
   })

@@ -9,23 +9,14 @@ import { describeErrors, validatorFor } from '../../../core/validation.js'
 import { withTenant } from '../../../db/sql.js'
 import type { AutomationCatalogue, AutomationEntry } from './catalogue.js'
 import { automationChoice } from './settings.js'
+import { listLatestRuns } from './queries/runs.js'
+import { findStoredSettings, lockAutomationSetting, upsertAutomationSetting } from './queries/settings.js'
 import { withTenantEmitting } from '../../../core/reactions.js'
 import { decodeOffsetCursor, encodeOffsetCursor } from './cursor.js'
 import type { ListWorkflowsInput, ToggleWorkflowInput, WorkflowSchema } from './control-schema.js'
 
 type Workflow = Static<typeof WorkflowSchema>
 const LAST_RUNS = 5
-
-interface RunRow {
-  automation: string
-  workflow_id: string
-  status: 'running' | 'completed' | 'stopped' | 'failed'
-  outcome: string | null
-  subject_type: string | null
-  subject_id: string | null
-  started_at: Date
-  finished_at: Date | null
-}
 
 /** The automation named by its key or its tool name, or a validation_error listing the known ones. */
 export function automationByRef(catalogue: AutomationCatalogue, ref: string, field = 'workflow_id'): AutomationEntry {
@@ -36,12 +27,7 @@ export function automationByRef(catalogue: AutomationCatalogue, ref: string, fie
 
 async function present(tx: postgres.TransactionSql, entries: AutomationEntry[]): Promise<Workflow[]> {
   if (!entries.length) return []
-  const runs = await tx<RunRow[]>`
-    select r.automation, r.workflow_id, r.status, r.outcome, r.subject_type, r.subject_id::text, r.started_at, r.finished_at
-    from unnest(${entries.map((e) => e.key)}::text[]) as a(key)
-    cross join lateral (
-      select * from automation_runs where automation = a.key order by started_at desc, id desc limit ${LAST_RUNS}
-    ) r`
+  const runs = await listLatestRuns(tx, entries.map((e) => e.key), LAST_RUNS)
   const out: Workflow[] = []
   for (const entry of entries) {
     const choice = await automationChoice(tx, entry)
@@ -94,18 +80,14 @@ export async function toggleWorkflow(deps: Deps, catalogue: AutomationCatalogue,
   const settings = input.settings === undefined ? undefined : checkedSettings(entry, input.settings as Record<string, unknown>)
   return withTenantEmitting(deps, principal.companyId, async (tx, emit) => {
     // One change at a time per automation: the flip reads what the previous toggle wrote.
-    await tx`select pg_advisory_xact_lock(hashtext(${`automation_settings:${principal.companyId}:${entry.key}`}))`
+    await lockAutomationSetting(tx, principal.companyId, entry.key)
     const current = await automationChoice(tx, entry)
-    const [stored] = await tx<{ settings: Record<string, unknown> }[]>`select settings from automation_settings where automation = ${entry.key}`
+    const stored = await findStoredSettings(tx, entry.key)
     const nothingElse = input.require_approval === undefined && settings === undefined
     const enabled = input.enabled ?? (nothingElse ? !current.enabled : current.enabled)
     const needsApproval = input.require_approval ?? current.needsApproval
     const next = settings ?? stored?.settings ?? {}
-    await tx`
-      insert into automation_settings (company_id, automation, enabled, needs_approval, settings, updated_at)
-      values (${principal.companyId}, ${entry.key}, ${enabled}, ${needsApproval}, ${tx.json(next as postgres.JSONValue)}, ${deps.clock.now()})
-      on conflict (company_id, automation) do update
-      set enabled = excluded.enabled, needs_approval = excluded.needs_approval, settings = excluded.settings, updated_at = excluded.updated_at`
+    await upsertAutomationSetting(tx, { companyId: principal.companyId, automation: entry.key, enabled, needsApproval, settings: next, now: deps.clock.now() })
     const [workflow] = await present(tx, [entry])
     // The automation's own reactions follow the saved choice (the daily summary moves its Temporal Schedule).
     await emit({ companyId: principal.companyId, type: 'automation.toggled', entityType: 'automation', entityId: entry.key, payload: { key: entry.key }, at: deps.clock.now() })

@@ -2,6 +2,7 @@
 // {business_name}, {service}, {suburb}, {business_phone}.
 import type postgres from 'postgres'
 import { escapeHtml } from '../../../core/html-escape.js'
+import { findMessageTemplate } from './queries/settings.js'
 
 export interface Template {
   subject: string | null
@@ -20,7 +21,7 @@ export const DEFAULT_TEMPLATES: Record<string, Template> = {
 }
 
 export async function loadTemplate(tx: postgres.TransactionSql, key: string): Promise<Template> {
-  const [row] = await tx<Template[]>`select subject, body from message_templates where key = ${key}`
+  const row = await findMessageTemplate(tx, key)
   const fallback = DEFAULT_TEMPLATES[key]
   if (!row && !fallback) throw new Error(`No template ${key}`)
   return row ?? fallback!

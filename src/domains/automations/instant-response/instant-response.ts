@@ -10,6 +10,7 @@ import { htmlToText, loadTemplate, render } from '../engine/templates.js'
 import { defineWorkflow, workflowStart } from '../../../temporal/contract.js'
 import { instantResponse, instantResponseWorkflowId, type InstantResponseInput, type InstantResponsePlan, type PlannedMessage, type InstantResponseActivities } from './workflows/instant-response.js'
 import { instantResponseAutomation } from './automation.js'
+import { findEnabledSetting, findSender } from './queries.js'
 
 export const INSTANT_RESPONSE = instantResponseAutomation.key
 
@@ -34,12 +35,12 @@ export function instantResponseStart(companyId: string, leadId: string, received
 
 export async function planInstantResponse(deps: Deps, companyId: string, leadId: string): Promise<InstantResponsePlan> {
   return withTenant(deps.db, companyId, async (tx) => {
-    const [setting] = await tx<{ enabled: boolean }[]>`select enabled from automation_settings where automation = ${INSTANT_RESPONSE}`
+    const setting = await findEnabledSetting(tx, INSTANT_RESPONSE)
     if (setting && !setting.enabled) return { skipped: 'instant response is turned off for this company', messages: [] }
     const lead = await findLead(tx, leadId)
     if (!lead) return { skipped: 'lead not found', messages: [] }
     if (lead.status !== 'New') return { skipped: `lead is already ${lead.status}`, messages: [] }
-    const [company] = await tx<{ business_name: string; phone: string | null }[]>`select business_name, phone from companies`
+    const company = await findSender(tx)
     const values = {
       name: lead.name,
       first_name: lead.name.split(/\s+/)[0] ?? lead.name,

@@ -16,6 +16,7 @@ import { actingFor } from './job-flow-common.js'
 import { companyToday } from '../../../core/company-time.js'
 import type { ChannelChoice } from '../../../../workflows/messages.js'
 import type { InvoiceStep, InvoiceSummary, SendStep } from '../../../../workflows/invoice-steps.js'
+import { findLiveFinalInvoice } from './queries.js'
 
 export type { InvoiceStep, InvoiceSummary, SendStep }
 
@@ -32,7 +33,7 @@ const summary = (i: { id: string; invoiceNumber: string; status: string; total: 
 /** The job's live final invoice, if it has one. */
 export async function existingFinalInvoice(deps: Deps, companyId: string, jobId: string): Promise<InvoiceSummary | null> {
   return withTenant(deps.db, companyId, async (tx) => {
-    const [row] = await tx<{ id: string }[]>`select id from invoices where job_id = ${jobId} and kind = 'final' and status <> 'Void' order by created_at limit 1`
+    const row = await findLiveFinalInvoice(tx, jobId)
     return row ? summary(await loadInvoice(deps, tx, row.id)) : null
   })
 }

@@ -7,6 +7,7 @@ import type { Deps } from '../../../core/deps.js'
 import { AppError, notFound } from '../../../core/errors.js'
 import { StringEnum } from '../../../core/schema-helpers.js'
 import { isUuid } from '../../../core/uuid.js'
+import { countRuns } from './queries.js'
 
 /** An id that is not a uuid names nothing: not_found, as another company's id does. */
 export function assertId(id: string, what: string): void {
@@ -29,8 +30,7 @@ export const RunStatus = StringEnum(['completed', 'stopped', 'running', 'failed'
 
 /** 1 + the runs this automation had on this subject: a repeatable run's id (schedule a job again next week). */
 export async function nextRunNumber(tx: postgres.TransactionSql, automation: string, subjectId: string): Promise<number> {
-  const [row] = await tx<{ n: number }[]>`select count(*)::int as n from automation_runs where automation = ${automation} and subject_id = ${subjectId}`
-  return row!.n + 1
+  return (await countRuns(tx, automation, subjectId)) + 1
 }
 
 /** A domain refusal (the job moved on meanwhile, say) stops the run with the refusal's message; anything else is retried. */

@@ -22,8 +22,10 @@ import { businessDayAfter, type AuStateCode } from '../engine/business-days.js'
 import { instantResponseStart } from '../instant-response/instant-response.js'
 import { actingFor, assertId, awaitShortRun, RunStatus } from './job-flow-common.js'
 import { scoreLead, type LeadScore, type Priority } from './lead-score.js'
-import { automationChoice, recordRunStarted } from '../engine/settings.js'
+import { automationChoice } from '../engine/settings.js'
+import { insertRun } from '../engine/queries/runs.js'
 import { processLeadAutomation } from './automation.js'
+import { deleteFailedRun, findLeadName, findReminderByNotes, findRunStatus, findZoneAndState, instantResponseSent } from './queries.js'
 
 export const PROCESS_LEAD = processLeadAutomation.key
 const HOUR_MS = 3_600_000
@@ -64,9 +66,9 @@ export function followUpDue(priority: Priority, now: Date, timeZone: string, sta
 /** Step 2: the follow-up reminder, once per lead (a retry finds the one it made). */
 export async function createLeadFollowUp(deps: Deps, input: ProcessLeadInput & { priority: Priority; score: number }): Promise<{ id: string; dueAt: string; existing: boolean }> {
   const found = await withTenant(deps.db, input.companyId, async (tx) => {
-    const [mine] = await tx<{ id: string; due_at: Date }[]>`select id, due_at from reminders where lead_id = ${input.leadId} and notes like ${`${REMINDER_NOTE}%`} order by created_at limit 1`
-    const [company] = await tx<{ time_zone: string; state: AuStateCode | null }[]>`select time_zone, state from companies`
-    const [lead] = await tx<{ name: string }[]>`select name from leads where id = ${input.leadId}`
+    const mine = await findReminderByNotes(tx, input.leadId, REMINDER_NOTE)
+    const company = await findZoneAndState(tx)
+    const lead = await findLeadName(tx, input.leadId)
     return { mine, company: company!, name: lead?.name ?? 'lead' }
   })
   if (found.mine) return { id: found.mine.id, dueAt: found.mine.due_at.toISOString(), existing: true }
@@ -88,8 +90,7 @@ export async function startLeadInstantResponse(deps: Deps, input: ProcessLeadInp
     if (!lead) return 'not started: lead not found'
     if (lead.status !== 'New') return `not needed: the lead is already ${lead.status}`
     if (!lead.phone && !lead.email) return 'not started: the lead has no phone or email'
-    const [sent] = await tx`select 1 from communications where idempotency_key like ${`instant-response:${input.leadId}:%`} limit 1`
-    if (sent) return 'already sent'
+    if (await instantResponseSent(tx, input.leadId)) return 'already sent'
     return enqueueWorkflow(tx, instantResponseStart(input.companyId, input.leadId, now))
   })
   if (typeof queued === 'string') return queued
@@ -127,11 +128,11 @@ export const processLeadOperation = defineOperation({
     const workflowId = processLeadWorkflowId({ companyId, leadId: input.lead_id })
     const started = await withTenantThenStart(ctx.deps, companyId, async (tx, start) => {
       if (!(await findLead(tx, input.lead_id, { forUpdate: true }))) throw notFound('Lead')
-      const [run] = await tx<{ status: string }[]>`select status from automation_runs where workflow_id = ${workflowId}`
+      const run = await findRunStatus(tx, workflowId)
       if (run && run.status !== 'failed') return false
       if (!(await automationChoice(tx, processLeadAutomation)).enabled) throw new AppError('conflict', 'Lead processing is turned off for this company; turn it on with workflows.toggle (workflow_id process_lead).')
-      if (run) await tx`delete from automation_runs where workflow_id = ${workflowId} and status = 'failed'` // started again below
-      await recordRunStarted(tx, { companyId, automation: PROCESS_LEAD, workflowId, subjectType: 'lead', subjectId: input.lead_id }, now)
+      if (run) await deleteFailedRun(tx, workflowId) // started again below
+      await insertRun(tx, { companyId, automation: PROCESS_LEAD, workflowId, subjectType: 'lead', subjectId: input.lead_id }, now)
       await start(workflowStart(processLeadDefinition, { companyId, leadId: input.lead_id }))
       return true
     })

@@ -18,9 +18,11 @@ import { createJob } from '../../jobs/service.js'
 import { findQuote } from '../../quotes/queries.js'
 import { closed, Id } from '../../shared-schema.js'
 import { actingFor, assertId, orStopped } from './job-flow-common.js'
-import { automationChoice, recordRunStarted } from '../engine/settings.js'
+import { automationChoice } from '../engine/settings.js'
+import { insertRun } from '../engine/queries/runs.js'
 import { quoteToInvoiceAutomation } from './automation.js'
 import { companyToday } from '../../../core/company-time.js'
+import { deleteFailedRun, findJobStatus, findQuoteJob, findQuoteJobId, findRunStatusAndOutcome } from './queries.js'
 
 export const QUOTE_TO_INVOICE = quoteToInvoiceAutomation.key
 
@@ -39,7 +41,7 @@ export const quoteToInvoiceDefinition = defineWorkflow<QuoteToInvoiceActivities>
 export async function ensureQuoteJob(deps: Deps, input: { companyId: string; quoteId: string }): Promise<QuoteJobStep> {
   const read = () => withTenant(deps.db, input.companyId, async (tx) => {
     const quote = await findQuote(tx, input.quoteId, await companyToday(tx, deps.clock.now()))
-    const [job] = await tx<{ id: string; title: string }[]>`select id, title from jobs where quote_id = ${input.quoteId}`
+    const job = await findQuoteJob(tx, input.quoteId)
     return { quote, job }
   })
   const { quote, job } = await read()
@@ -55,7 +57,7 @@ export async function ensureQuoteJob(deps: Deps, input: { companyId: string; quo
 
 /** The job's status now (null: gone). */
 export async function jobStatusNow(deps: Deps, input: { companyId: string; jobId: string }): Promise<{ status: string | null }> {
-  const [row] = await withTenant(deps.db, input.companyId, (tx) => tx<{ status: string }[]>`select status from jobs where id = ${input.jobId}`)
+  const row = await withTenant(deps.db, input.companyId, (tx) => findJobStatus(tx, input.jobId))
   return { status: row?.status ?? null }
 }
 
@@ -86,8 +88,8 @@ export const quoteToInvoiceOperation = defineOperation({
     return withTenantThenStart(ctx.deps, companyId, async (tx, start) => {
       const quote = await findQuote(tx, input.quote_id, await companyToday(tx, now), { forUpdate: true })
       if (!quote) throw notFound('Quote')
-      const [job] = await tx<{ id: string }[]>`select id from jobs where quote_id = ${quote.id}`
-      const [run] = await tx<{ status: string; outcome: string | null }[]>`select status, outcome from automation_runs where workflow_id = ${workflowId}`
+      const job = await findQuoteJobId(tx, quote.id)
+      const run = await findRunStatusAndOutcome(tx, workflowId)
       if (run && run.status !== 'failed') return { workflow_id: workflowId, started: false, status: run.status, outcome: run.outcome, job_id: job?.id ?? null }
       if (quote.status !== 'Accepted') {
         throw new AppError('conflict', `Quote ${quote.quote_number} is ${quote.status}; only an Accepted quote goes on to a job and an invoice. ${quote.status === 'Sent' || quote.status === 'Viewed' ? 'It becomes Accepted when the client accepts it on its page (or quotes.update status Accepted); then call again.' : quote.status === 'Draft' ? 'Send it first (quotes.send).' : 'Create a new quote.'}`, {
@@ -96,8 +98,8 @@ export const quoteToInvoiceOperation = defineOperation({
       }
       const choice = await automationChoice(tx, quoteToInvoiceAutomation)
       if (!choice.enabled) throw new AppError('conflict', 'Quote to invoice is turned off for this company; turn it on with workflows.toggle (workflow_id quote_to_invoice).')
-      if (run) await tx`delete from automation_runs where workflow_id = ${workflowId} and status = 'failed'` // started again below
-      await recordRunStarted(tx, { companyId, automation: QUOTE_TO_INVOICE, workflowId, subjectType: 'quote', subjectId: quote.id }, now)
+      if (run) await deleteFailedRun(tx, workflowId) // started again below
+      await insertRun(tx, { companyId, automation: QUOTE_TO_INVOICE, workflowId, subjectType: 'quote', subjectId: quote.id }, now)
       await start(workflowStart(quoteToInvoiceDefinition, { companyId, quoteId: quote.id, channel: choice.settings.channel ?? 'both', recheckMs: ctx.deps.config.AUTOMATION_DAY_MS }))
       return { workflow_id: workflowId, started: true, status: 'running', outcome: null, job_id: job?.id ?? null }
     })

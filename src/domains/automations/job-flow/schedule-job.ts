@@ -16,10 +16,12 @@ import { withTenantThenStart } from '../../../temporal/outbox.js'
 import { scheduleJob, scheduleJobWorkflowId, type ScheduleJobInput, type ScheduleJobResult, type ScheduleJobActivities } from './workflows/schedule-job.js'
 import { updateJob } from '../../jobs/service.js'
 import { AuState, closed, Id } from '../../shared-schema.js'
-import { businessDayAfter, type AuStateCode } from '../engine/business-days.js'
+import { businessDayAfter } from '../engine/business-days.js'
 import { actingFor, assertId, awaitShortRun, nextRunNumber, orStopped, RunStatus } from './job-flow-common.js'
-import { automationChoice, recordRunStarted, recordRunStep } from '../engine/settings.js'
+import { automationChoice } from '../engine/settings.js'
+import { appendRunStep, insertRun } from '../engine/queries/runs.js'
 import { scheduleJobAutomation } from './automation.js'
+import { findCompanyState, findTimeZone, lockJobStatus } from './queries.js'
 
 export const SCHEDULE_JOB = scheduleJobAutomation.key
 
@@ -36,7 +38,7 @@ export const scheduleJobDefinition = defineWorkflow<ScheduleJobActivities>()({
 /** The activity: the next business day after today (company time), booked through jobs.update's path. */
 export async function bookNextBusinessDay(deps: Deps, input: ScheduleJobInput & { workflowId: string }): Promise<ScheduleJobResult> {
   const now = deps.clock.now()
-  const [company] = await withTenant(deps.db, input.companyId, (tx) => tx<{ time_zone: string }[]>`select time_zone from companies`)
+  const company = await withTenant(deps.db, input.companyId, findTimeZone)
   const today = localDate(now, company!.time_zone)
   const next = businessDayAfter(today, input.state)
   const at = zonedToInstant(`${next.date}T${input.startTime}`, company!.time_zone)
@@ -47,7 +49,7 @@ export async function bookNextBusinessDay(deps: Deps, input: ScheduleJobInput & 
   const outcome = booked.stop
     ? `not scheduled: ${booked.stop}`
     : `scheduled for ${next.date} ${input.startTime} (${company!.time_zone}), the next business day in ${input.state} after ${today}${skippedText}`
-  await withTenant(deps.db, input.companyId, (tx) => recordRunStep(tx, input.workflowId, 'schedule', outcome, deps.clock.now()))
+  await withTenant(deps.db, input.companyId, (tx) => appendRunStep(tx, input.workflowId, 'schedule', outcome, deps.clock.now()))
   return { stopped: booked.stop !== null, outcome, scheduledDate: booked.stop ? null : at.toISOString(), localDate: booked.stop ? null : next.date, skipped: next.skipped }
 }
 
@@ -88,12 +90,12 @@ export const scheduleJobOperation = defineOperation({
     assertId(input.job_id, 'Job')
     const now = ctx.deps.clock.now()
     const started = await withTenantThenStart(ctx.deps, companyId, async (tx, start) => {
-      const [job] = await tx<{ status: string }[]>`select status from jobs where id = ${input.job_id} for update`
+      const job = await lockJobStatus(tx, input.job_id)
       if (!job) throw notFound('Job')
       if (job.status === 'Completed' || job.status === 'Cancelled') {
         throw new AppError('conflict', `The job is ${job.status}, so it cannot be scheduled. Create a new job (jobs.create) for more work.`, { current_status: job.status })
       }
-      const [company] = await tx<{ state: AuStateCode | null }[]>`select state from companies`
+      const company = await findCompanyState(tx)
       const state = input.state ?? company!.state
       if (!state) {
         throw validationError(["state: the company has no state set, so its public holidays are unknown; set it with PATCH /api/v1/settings/company {\"state\": \"NSW\"} (or pass state)"])
@@ -105,7 +107,7 @@ export const scheduleJobOperation = defineOperation({
         companyId, jobId: input.job_id, runNumber: await nextRunNumber(tx, SCHEDULE_JOB, input.job_id), state,
         startTime: input.start_time ?? '08:00', technician: input.technician ?? null,
       })
-      await recordRunStarted(tx, { companyId, automation: SCHEDULE_JOB, workflowId: spec.workflowId, subjectType: 'job', subjectId: input.job_id }, now)
+      await insertRun(tx, { companyId, automation: SCHEDULE_JOB, workflowId: spec.workflowId, subjectType: 'job', subjectId: input.job_id }, now)
       await start(spec)
       return { workflowId: spec.workflowId, state }
     })

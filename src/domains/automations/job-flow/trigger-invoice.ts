@@ -13,9 +13,11 @@ import { triggerInvoice, triggerInvoiceWorkflowId, type TriggerInvoiceInput, typ
 import { closed, Id } from '../../shared-schema.js'
 import { existingFinalInvoice, InvoiceSummarySchema, presentSummary } from './invoice-job.js'
 import { assertId, awaitShortRun, nextRunNumber, RunStatus } from './job-flow-common.js'
-import { automationChoice, recordRunStarted } from '../engine/settings.js'
+import { automationChoice } from '../engine/settings.js'
+import { insertRun } from '../engine/queries/runs.js'
 import { InvoiceFlowSettings, triggerInvoiceAutomation } from './automation.js'
 import type { Static } from 'typebox'
+import { findRunningRun, liveFinalInvoiceExists, lockJobStatus } from './queries.js'
 
 export const TRIGGER_INVOICE = triggerInvoiceAutomation.key
 
@@ -61,22 +63,20 @@ export const triggerInvoiceOperation = defineOperation({
     assertId(input.job_id, 'Job')
     const now = ctx.deps.clock.now()
     const started = await withTenantThenStart(ctx.deps, companyId, async (tx, start) => {
-      const [job] = await tx<{ status: string }[]>`select status from jobs where id = ${input.job_id} for update`
+      const job = await lockJobStatus(tx, input.job_id)
       if (!job) throw notFound('Job')
       if (job.status !== 'Completed') {
         throw new AppError('conflict', `The job is ${job.status}; only a Completed job is invoiced. ${job.status === 'Cancelled' ? 'A Cancelled job is not invoiced.' : `Complete it first with jobs.complete (job_id ${input.job_id}), then call workflows.trigger_invoice again.`}`, {
           current_status: job.status, ...(job.status === 'Cancelled' ? {} : { next_step: 'jobs.complete' }),
         })
       }
-      const [running] = await tx<{ workflow_id: string }[]>`
-        select workflow_id from automation_runs where automation = ${TRIGGER_INVOICE} and subject_id = ${input.job_id} and status = 'running' limit 1`
+      const running = await findRunningRun(tx, TRIGGER_INVOICE, input.job_id)
       if (running) return { workflowId: running.workflow_id }
-      const [final] = await tx`select 1 from invoices where job_id = ${input.job_id} and kind = 'final' and status <> 'Void'`
-      if (final) return { workflowId: null }
+      if (await liveFinalInvoiceExists(tx, input.job_id)) return { workflowId: null }
       const choice = await automationChoice(tx, triggerInvoiceAutomation)
       if (!choice.enabled) throw new AppError('conflict', 'The invoice workflow is turned off for this company; turn it on with workflows.toggle (workflow_id trigger_invoice), or use invoicing.generate.')
       const spec = workflowStart(triggerInvoiceDefinition, { companyId, jobId: input.job_id, runNumber: await nextRunNumber(tx, TRIGGER_INVOICE, input.job_id), channel: choice.settings.channel ?? 'both' })
-      await recordRunStarted(tx, { companyId, automation: TRIGGER_INVOICE, workflowId: spec.workflowId, subjectType: 'job', subjectId: input.job_id }, now)
+      await insertRun(tx, { companyId, automation: TRIGGER_INVOICE, workflowId: spec.workflowId, subjectType: 'job', subjectId: input.job_id }, now)
       await start(spec)
       return { workflowId: spec.workflowId }
     })

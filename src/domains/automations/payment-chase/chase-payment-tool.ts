@@ -15,13 +15,11 @@ import { automationChoice } from '../engine/settings.js'
 import { startInvoiceChase } from './chase-payment.js'
 import type { ChannelChoice } from '../quote-follow-up/follow-up-quote.js'
 import { chasePaymentAutomation } from './automation.js'
+import { deleteFailedRun, findChaseRun, findJobId, listOpenJobInvoices, listOverdueInvoicesToChase, type OpenInvoice } from './queries.js'
 import { companyToday } from '../../../core/company-time.js'
 import { invoiceChaseWorkflowId } from './workflows/invoice-chase.js'
-import { workflowIdSql } from '../../../temporal/contract.js'
 
 const SCAN_LIMIT = 200
-
-interface OpenInvoice { id: string; invoice_number: string; due_date: string }
 
 const Step = Type.Object({ step: Type.Integer(), tone: Type.String(), at: Type.String({ description: 'ISO time' }) })
 const ChasePaymentOutput = Type.Object({
@@ -40,13 +38,12 @@ type Out = Static<typeof ChasePaymentOutput>
 
 async function ensureChase(deps: Deps, tx: postgres.TransactionSql, start: StartAfterCommit, companyId: string, inv: OpenInvoice, channel: ChannelChoice | undefined, out: Out) {
   const workflowId = invoiceChaseWorkflowId({ companyId, invoiceId: inv.id })
-  const [run] = await tx<{ status: string; outcome: string | null; progress: { tier?: string | null } | null }[]>`
-    select status, outcome, progress from automation_runs where workflow_id = ${workflowId}`
+  const run = await findChaseRun(tx, workflowId)
   if (run && run.status !== 'failed') {
     out.existing.push({ invoice_id: inv.id, invoice_number: inv.invoice_number, workflow_id: workflowId, status: run.status, outcome: run.outcome, tier: run.progress?.tier ?? null })
     return
   }
-  if (run) await tx`delete from automation_runs where workflow_id = ${workflowId} and status = 'failed'` // started again below
+  if (run) await deleteFailedRun(tx, workflowId) // started again below
   const started = await startInvoiceChase(deps, tx, start, { companyId, invoiceId: inv.id, dueDate: inv.due_date }, { channel })
   if (started) {
     out.started.push({ invoice_id: inv.id, invoice_number: inv.invoice_number, workflow_id: started.workflowId, steps: started.steps.map((s) => ({ step: s.number, tone: s.tone, at: s.at })) })
@@ -58,25 +55,16 @@ export async function chasePayments(deps: Deps, companyId: string, input: { jobI
     const today = await companyToday(tx, deps.clock.now())
     const out: Out = { started: [], existing: [], skipped: [] }
     let invoices: OpenInvoice[]
-    const open = tx`i.status in ('Sent', 'Partially Paid') and i.kind <> 'credit_note' and i.total_cents - i.amount_paid_cents - i.amount_credited_cents > 0`
     if (input.jobId) {
-      const [job] = await tx<{ id: string }[]>`select id from jobs where id = ${input.jobId}`
+      const job = await findJobId(tx, input.jobId)
       if (!job) throw notFound('Job')
-      invoices = await tx<OpenInvoice[]>`
-        select i.id, i.invoice_number, to_char(i.due_date, 'YYYY-MM-DD') as due_date from invoices i
-        where i.job_id = ${input.jobId} and ${open} order by i.due_date, i.invoice_number`
+      invoices = await listOpenJobInvoices(tx, input.jobId)
       if (!invoices.length) {
         throw new AppError('conflict', 'This job has no sent, unpaid invoice to chase. Generate one (invoicing.generate) and send it (POST /api/v1/invoices/{id}/send); sending starts its chase.', { job_id: input.jobId })
       }
     } else {
-      invoices = await tx<OpenInvoice[]>`
-        select i.id, i.invoice_number, to_char(i.due_date, 'YYYY-MM-DD') as due_date from invoices i
-        where ${open} and i.due_date < ${today}::date
-        -- Invoices without a live chase first, so more than SCAN_LIMIT overdue invoices are all reached over repeated calls.
-        order by exists (select 1 from automation_runs r
-                         where r.company_id = i.company_id and r.workflow_id = ${workflowIdSql(tx, invoiceChaseWorkflowId, { companyId: tx`i.company_id`, invoiceId: tx`i.id` })} and r.status <> 'failed'),
-                 i.due_date, i.invoice_number
-        limit ${SCAN_LIMIT}`
+      // Those without a live chase first, so more than SCAN_LIMIT overdue invoices are all reached over repeated calls.
+      invoices = await listOverdueInvoicesToChase(tx, today, SCAN_LIMIT)
     }
     if (!(await automationChoice(tx, chasePaymentAutomation)).enabled) {
       out.skipped = invoices.map((i) => ({ invoice_id: i.id, invoice_number: i.invoice_number, reason: 'the payment chase is turned off for this company (workflows.toggle)' }))

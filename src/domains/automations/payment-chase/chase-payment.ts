@@ -18,8 +18,10 @@ import type { ChannelChoice, QueuedMessage } from '../../../../workflows/message
 import { publicInvoiceUrl } from '../../invoicing/queries.js'
 import { chaseMessage, type ChaseTone } from './chase-templates.js'
 import { stepApproval } from '../engine/held-step.js'
-import { automationChoice, recordRunStarted } from '../engine/settings.js'
+import { automationChoice } from '../engine/settings.js'
+import { insertRun } from '../engine/queries/runs.js'
 import { chasePaymentAutomation } from './automation.js'
+import { findChasedInvoice, findClientContact, findSenderAndZone, findTimeZone, setInitialProgress, type ChasedInvoiceRow } from './queries.js'
 import type { SettingsOf } from '../engine/catalogue.js'
 
 export const CHASE_PAYMENT = chasePaymentAutomation.key
@@ -72,14 +74,13 @@ export async function startInvoiceChase(
   const choice = await automationChoice(tx, chasePaymentAutomation)
   if (!choice.enabled) return null
   const now = deps.clock.now()
-  const [company] = await tx<{ time_zone: string }[]>`select time_zone from companies`
+  const company = await findTimeZone(tx)
   const steps = chaseSchedule(choice.settings, inv.dueDate, company!.time_zone, now, deps.config.AUTOMATION_DAY_MS, overrides.channel)
   const spec = workflowStart(invoiceChaseDefinition, {
     companyId: inv.companyId, invoiceId: inv.invoiceId, steps, catchUp: inv.dueDate < localDate(now, company!.time_zone),
   })
-  await recordRunStarted(tx, { companyId: inv.companyId, automation: CHASE_PAYMENT, workflowId: spec.workflowId, subjectType: 'invoice', subjectId: inv.invoiceId }, now)
-  await tx`update automation_runs set progress = ${tx.json({ tier: null, steps_sent: 0, steps_planned: steps.length, next: { step: `step 1: ${steps[0]!.tone}`, at: steps[0]!.at } })}
-           where workflow_id = ${spec.workflowId} and progress is null`
+  await insertRun(tx, { companyId: inv.companyId, automation: CHASE_PAYMENT, workflowId: spec.workflowId, subjectType: 'invoice', subjectId: inv.invoiceId }, now)
+  await setInitialProgress(tx, spec.workflowId, { tier: null, steps_sent: 0, steps_planned: steps.length, next: { step: `step 1: ${steps[0]!.tone}`, at: steps[0]!.at } })
   await start(spec)
   return { workflowId: spec.workflowId, steps }
 }
@@ -89,27 +90,13 @@ export function nudgeInvoiceChase(deps: Deps, companyId: string, invoiceId: stri
   void deps.workflows.signal(invoiceChaseWorkflowId({ companyId, invoiceId }), chaseRecheckSignal)
 }
 
-interface InvoiceState {
-  invoice_number: string
-  kind: string
-  status: string
-  balance_cents: string
-  due_date: string
-  public_token: string
-  lead_id: string
-  job_id: string | null
-}
-
 /**
  * Why the chase must stop, or null. Read FOR SHARE: a payment or void still being committed (the
  * one whose signal woke the run) is waited for, so the run sees its outcome. A payment-plan
  * feature does not exist yet; when it does, it belongs here (and nudges the run like a payment).
  */
-async function stopReason(tx: postgres.TransactionSql, invoiceId: string): Promise<{ reason: string | null; row: InvoiceState | null }> {
-  const [row] = await tx<InvoiceState[]>`
-    select invoice_number, kind, status, total_cents - amount_paid_cents - amount_credited_cents as balance_cents,
-           to_char(due_date, 'YYYY-MM-DD') as due_date, public_token, lead_id, job_id
-    from invoices where id = ${invoiceId} for share`
+async function stopReason(tx: postgres.TransactionSql, invoiceId: string): Promise<{ reason: string | null; row: ChasedInvoiceRow | null }> {
+  const row = await findChasedInvoice(tx, invoiceId)
   if (!row) return { reason: 'invoice not found', row: null }
   if (row.status === 'Void') return { reason: 'invoice voided', row }
   if (row.kind === 'credit_note') return { reason: 'a credit note is not chased', row }
@@ -132,8 +119,8 @@ export async function planInvoiceChaseStep(
     const { reason, row } = await stopReason(tx, input.invoiceId)
     if (reason) return { stop: reason, messages: [], skipped: [] }
     const inv = row!
-    const [lead] = await tx<{ name: string; phone: string | null; email: string | null }[]>`select name, phone, email from leads where id = ${inv.lead_id}`
-    const [company] = await tx<{ business_name: string; time_zone: string }[]>`select business_name, time_zone from companies`
+    const lead = await findClientContact(tx, inv.lead_id)
+    const company = await findSenderAndZone(tx)
     const values = {
       first_name: lead!.name.split(/\s+/)[0] ?? lead!.name,
       business_name: company!.business_name,

@@ -5,6 +5,7 @@
 import type postgres from 'postgres'
 import { htmlToText, render, type Template } from '../engine/templates.js'
 import type { ChaseTone } from './workflows/invoice-chase.js'
+import { findMessageTemplate } from './queries.js'
 
 export type { ChaseTone }
 
@@ -54,7 +55,7 @@ function duePhrase(v: ChaseValues): string {
 /** The step's SMS text, or the email's subject, HTML and text. */
 export async function chaseMessage(tx: postgres.TransactionSql, tone: ChaseTone, channel: 'sms' | 'email', v: ChaseValues) {
   const key = `invoice_chase.${tone}.${channel}`
-  const [own] = await tx<Template[]>`select subject, body from message_templates where key = ${key}`
+  const own = await findMessageTemplate(tx, key)
   const template = own ?? CHASE_TEMPLATES[key]!
   const values = { ...v, days_overdue: String(v.days_overdue), due_phrase: duePhrase(v) }
   if (channel === 'sms') return { body: render(template.body, values) }

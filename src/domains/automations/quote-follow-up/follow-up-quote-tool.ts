@@ -16,12 +16,10 @@ import { startQuoteFollowUp, type ChannelChoice } from './follow-up-quote.js'
 import { followUpQuoteAutomation } from './automation.js'
 import { companyToday } from '../../../core/company-time.js'
 import { quoteFollowUpWorkflowId } from './workflows/quote-follow-up.js'
-import { workflowIdSql } from '../../../temporal/contract.js'
+import { deleteFailedRun, findFollowUpRun, findQuoteStatus, listPendingQuotes, type PendingQuote } from './queries.js'
 
 /** How many pending quotes one scan handles (oldest sends first); call again for the rest. */
 const SCAN_LIMIT = 200
-
-interface PendingQuote { id: string; quote_number: string; status: string; sent_count: number; sent_at: Date; valid_until: string; last_sent_at: Date | null; time_zone: string }
 
 const Started = Type.Object({
   quote_id: Type.String(), quote_number: Type.String(), workflow_id: Type.String(),
@@ -39,33 +37,17 @@ const FollowUpQuoteOutput = Type.Object({
   skipped: Type.Array(Skipped, { description: 'Quotes not followed up, and why' }),
 })
 
-async function pendingQuotes(tx: postgres.TransactionSql, today: string, quoteId?: string): Promise<PendingQuote[]> {
-  // The send time of a re-send is its quote.sent event; the first send's is sent_at.
-  return tx<PendingQuote[]>`
-    select q.id, q.quote_number, q.status, q.sent_count, q.sent_at, to_char(q.valid_until, 'YYYY-MM-DD') as valid_until,
-           (select max(e.created_at) from event_outbox e where e.entity_type = 'quote' and e.entity_id = q.id and e.event_type = 'quote.sent') as last_sent_at,
-           c.time_zone
-    from quotes q join companies c on c.id = q.company_id
-    where q.status in ('Sent', 'Viewed') and q.valid_until >= ${today}::date and q.sent_count > 0
-      ${quoteId ? tx`and q.id = ${quoteId}` : tx``}
-    -- Quotes whose current send has no live run first, so more than SCAN_LIMIT are all reached over repeated calls.
-    order by exists (select 1 from automation_runs r
-                     where r.company_id = q.company_id and r.workflow_id = ${workflowIdSql(tx, quoteFollowUpWorkflowId, { companyId: tx`q.company_id`, quoteId: tx`q.id`, sendNumber: tx`q.sent_count` })} and r.status <> 'failed'),
-             q.sent_at, q.id
-    limit ${SCAN_LIMIT}`
-}
-
 async function ensureFollowUp(
   deps: Deps, tx: postgres.TransactionSql, start: StartAfterCommit, companyId: string, q: PendingQuote,
   overrides: { channel?: ChannelChoice; message?: string }, out: Static<typeof FollowUpQuoteOutput>,
 ) {
   const workflowId = quoteFollowUpWorkflowId({ companyId, quoteId: q.id, sendNumber: q.sent_count })
-  const [run] = await tx<{ status: string; outcome: string | null }[]>`select status, outcome from automation_runs where workflow_id = ${workflowId}`
+  const run = await findFollowUpRun(tx, workflowId)
   if (run && run.status !== 'failed') {
     out.existing.push({ quote_id: q.id, quote_number: q.quote_number, workflow_id: workflowId, status: run.status, outcome: run.outcome })
     return
   }
-  if (run) await tx`delete from automation_runs where workflow_id = ${workflowId} and status = 'failed'` // started again below
+  if (run) await deleteFailedRun(tx, workflowId) // started again below
   const sentAt = q.sent_count > 1 && q.last_sent_at ? q.last_sent_at : q.sent_at
   const started = await startQuoteFollowUp(deps, tx, start, { companyId, quoteId: q.id, sendNumber: q.sent_count, sentAt, validUntil: q.valid_until, timeZone: q.time_zone }, overrides)
   if (started) out.started.push({ quote_id: q.id, quote_number: q.quote_number, workflow_id: started.workflowId, follow_ups_at: started.followUpsAt })
@@ -77,15 +59,14 @@ export async function followUpQuotes(deps: Deps, companyId: string, input: { quo
     const out: Static<typeof FollowUpQuoteOutput> = { started: [], existing: [], skipped: [] }
     let quotes: PendingQuote[]
     if (input.quoteId) {
-      const [q] = await tx<{ quote_number: string; status: string; valid_until: string }[]>`
-        select quote_number, status, to_char(valid_until, 'YYYY-MM-DD') as valid_until from quotes where id = ${input.quoteId}`
+      const q = await findQuoteStatus(tx, input.quoteId)
       if (!q) throw notFound('Quote')
       const status = (q.status === 'Sent' || q.status === 'Viewed') && q.valid_until < today ? 'Expired' : q.status
       if (status !== 'Sent' && status !== 'Viewed') {
         throw new AppError('conflict', `Quote ${q.quote_number} is ${status}; only Sent or Viewed quotes are followed up.${status === 'Draft' ? ' Send it first (quotes.send).' : ''}`, { current_status: status })
       }
-      quotes = await pendingQuotes(tx, today, input.quoteId)
-    } else quotes = await pendingQuotes(tx, today)
+      quotes = await listPendingQuotes(tx, today, SCAN_LIMIT, input.quoteId)
+    } else quotes = await listPendingQuotes(tx, today, SCAN_LIMIT)
     if (!(await automationChoice(tx, followUpQuoteAutomation)).enabled) {
       out.skipped = quotes.map((q) => ({ quote_id: q.id, quote_number: q.quote_number, reason: 'quote follow-ups are turned off for this company (workflows.toggle)' }))
       return out

@@ -17,8 +17,10 @@ import type { StartAfterCommit } from '../../../temporal/outbox.js'
 import { quoteFollowUp, quoteFollowUpWorkflowId, quoteRecheckSignal, type FollowUpPlan, type QuoteCheck, type QuoteFollowUpInput, type QuoteFollowUpActivities } from './workflows/quote-follow-up.js'
 import { publicQuoteUrl } from '../../quotes/queries.js'
 import { stepApproval } from '../engine/held-step.js'
-import { automationChoice, recordRunStarted } from '../engine/settings.js'
+import { automationChoice } from '../engine/settings.js'
+import { insertRun } from '../engine/queries/runs.js'
 import { followUpQuoteAutomation } from './automation.js'
+import { findBusinessName, findClientContact, findFollowedQuote, type FollowedQuoteRow } from './queries.js'
 import type { SettingsOf } from '../engine/catalogue.js'
 import { companyTimeZone, companyToday } from '../../../core/company-time.js'
 import type { ChannelChoice, QueuedMessage } from '../../../../workflows/messages.js'
@@ -74,7 +76,7 @@ export async function startQuoteFollowUp(
   if (!choice.enabled) return null
   const spec = quoteFollowUpStart(deps, q, choice.settings, overrides)
   const now = deps.clock.now()
-  await recordRunStarted(tx, { companyId: q.companyId, automation: FOLLOW_UP_QUOTE, workflowId: spec.workflowId, subjectType: 'quote', subjectId: q.quoteId }, now)
+  await insertRun(tx, { companyId: q.companyId, automation: FOLLOW_UP_QUOTE, workflowId: spec.workflowId, subjectType: 'quote', subjectId: q.quoteId }, now)
   await start(spec)
   const input = spec.input as QuoteFollowUpInput
   const from = (q.sentAt ?? now).getTime()
@@ -87,24 +89,12 @@ export function nudgeQuoteFollowUp(deps: Deps, companyId: string, quoteId: strin
   void deps.workflows.signal(quoteFollowUpWorkflowId({ companyId, quoteId, sendNumber }), quoteRecheckSignal)
 }
 
-interface QuoteState {
-  status: string
-  sent_count: number
-  valid_until: string
-  quote_number: string
-  total_cents: string
-  public_token: string
-  lead_id: string
-}
-
 /**
  * Why the run must stop, or null. The row is read FOR SHARE: a change still being committed (the
  * one whose signal woke the run) is waited for, so the run sees its outcome, never the state before.
  */
-async function stopReason(tx: postgres.TransactionSql, quoteId: string, sendNumber: number, today: string): Promise<{ reason: string | null; row: QuoteState | null }> {
-  const [row] = await tx<QuoteState[]>`
-    select status, sent_count, to_char(valid_until, 'YYYY-MM-DD') as valid_until, quote_number, total_cents, public_token, lead_id
-    from quotes where id = ${quoteId} for share`
+async function stopReason(tx: postgres.TransactionSql, quoteId: string, sendNumber: number, today: string): Promise<{ reason: string | null; row: FollowedQuoteRow | null }> {
+  const row = await findFollowedQuote(tx, quoteId)
   if (!row) return { reason: 'quote not found', row: null }
   if (row.sent_count !== sendNumber) return { reason: 'quote sent again', row }
   if (row.status === 'Accepted') return { reason: 'quote accepted', row }
@@ -134,9 +124,8 @@ export async function planQuoteFollowUp(
     const { reason, row } = await stopReason(tx, input.quoteId, input.sendNumber, await companyToday(tx, deps.clock.now()))
     if (reason) return { stop: reason, messages: [], skipped: [] }
     const q = row!
-    const [lead] = await tx<{ name: string; phone: string | null; email: string | null }[]>`select name, phone, email from leads where id = ${q.lead_id}`
-    const [company] = await tx<{ business_name: string }[]>`select business_name from companies`
-    const business = company!.business_name
+    const lead = await findClientContact(tx, q.lead_id)
+    const business = await findBusinessName(tx)
     const first = lead!.name.split(/\s+/)[0] ?? lead!.name
     const url = publicQuoteUrl(deps.urls.siteRoot, q.public_token)
     const total = formatCents(Number(q.total_cents))

@@ -5,7 +5,6 @@
 // both lower-cased; a source without a colon has no campaign. All money is integer cents in SQL;
 // dollars only in the answer.
 import Type, { type Static } from 'typebox'
-import type postgres from 'postgres'
 import type { Principal } from '../../../core/access.js'
 import type { Deps } from '../../../core/deps.js'
 import { validationError } from '../../../core/errors.js'
@@ -13,6 +12,7 @@ import { centsToDollars, parseDollars } from '../../../core/money.js'
 import { addDays } from '../../../core/period.js'
 import { localDate, startOfLocalDay } from '../../../core/zoned-time.js'
 import { withTenant } from '../../../db/sql.js'
+import { findTimeZone, insertAdSpend, listAdSpendRows, listPipelineGroups, type GroupRow, type SpendRow } from './queries.js'
 
 const DateOnly = (description: string) => Type.String({ format: 'date', description })
 const Money = (description: string) => Type.Number({ description })
@@ -64,13 +64,10 @@ export const AdsPipelineOutput = Type.Object({
   totals: Type.Object({ ...Figures, adSpendFrom: Type.Union([Type.Literal('recorded'), Type.Literal('given'), Type.Literal('none')], { description: 'given: ad_spend from the call; recorded: the sum of the rows' }) }),
 })
 
-interface SpendRow { id: string; source: string; campaign: string | null; period_start: string; period_end: string; amount_cents: string; note: string | null; created_at: Date }
 const presentSpend = (r: SpendRow) => ({
   id: r.id, source: r.source, campaign: r.campaign, periodStart: r.period_start, periodEnd: r.period_end,
   amount: centsToDollars(Number(r.amount_cents)), note: r.note, createdAt: r.created_at.toISOString(),
 })
-const spendColumns = (tx: postgres.TransactionSql) =>
-  tx`id::text, source, campaign, to_char(period_start, 'YYYY-MM-DD') as period_start, to_char(period_end, 'YYYY-MM-DD') as period_end, amount_cents, note, created_at`
 
 export async function recordAdSpend(deps: Deps, principal: Principal, input: Static<typeof RecordAdSpendInput>) {
   if (input.period_end < input.period_start) throw validationError(['period_end: must be on or after period_start'])
@@ -79,11 +76,11 @@ export async function recordAdSpend(deps: Deps, principal: Principal, input: Sta
   const campaign = input.campaign?.trim().toLowerCase() || null
   if (!source) throw validationError(['source: must not be blank'])
   return withTenant(deps.db, principal.companyId, async (tx) => {
-    const [row] = await tx<SpendRow[]>`
-      insert into ad_spend (company_id, source, campaign, period_start, period_end, amount_cents, note, created_at)
-      values (${principal.companyId}, ${source}, ${campaign}, ${input.period_start}, ${input.period_end}, ${cents}, ${input.note ?? null}, ${deps.clock.now()})
-      returning ${spendColumns(tx)}`
-    return { adSpend: presentSpend(row!) }
+    const row = await insertAdSpend(tx, {
+      companyId: principal.companyId, source, campaign, periodStart: input.period_start, periodEnd: input.period_end,
+      amountCents: cents, note: input.note ?? null, now: deps.clock.now(),
+    })
+    return { adSpend: presentSpend(row) }
   })
 }
 
@@ -91,17 +88,11 @@ export async function listAdSpend(deps: Deps, principal: Principal, input: Stati
   const limit = input.limit ?? 50
   const offset = input.offset ?? 0
   return withTenant(deps.db, principal.companyId, async (tx) => {
-    const where = tx`true
-      ${input.source ? tx`and source = ${input.source.trim().toLowerCase()}` : tx``}
-      ${input.from ? tx`and period_end >= ${input.from}::date` : tx``}
-      ${input.to ? tx`and period_start <= ${input.to}::date` : tx``}`
-    const rows = await tx<SpendRow[]>`select ${spendColumns(tx)} from ad_spend where ${where} order by period_start desc, created_at desc, id limit ${limit} offset ${offset}`
-    const [count] = await tx<{ n: number }[]>`select count(*)::int as n from ad_spend where ${where}`
-    return { adSpend: rows.map(presentSpend), total: count!.n, limit, offset }
+    const { rows, total } = await listAdSpendRows(tx, { source: input.source?.trim().toLowerCase(), from: input.from, to: input.to }, limit, offset)
+    return { adSpend: rows.map(presentSpend), total, limit, offset }
   })
 }
 
-interface GroupRow { source: string; campaign: string | null; leads: number; quoted: number; won_jobs: number; revenue_cents: string; spend_cents: string | null }
 
 /** Half-up integer division of non-negative cents. */
 const perUnit = (cents: number, units: number) => (units > 0 ? Math.floor((cents * 2 + units) / (units * 2)) : null)
@@ -124,41 +115,12 @@ export async function adsPipeline(deps: Deps, principal: Principal, input: { day
   const given = input.ad_spend === undefined ? null : parseDollars(input.ad_spend, 'ad_spend')
   const wanted = input.campaign?.trim().toLowerCase() || null
   return withTenant(deps.db, principal.companyId, async (tx) => {
-    const [company] = await tx<{ time_zone: string }[]>`select time_zone from companies`
+    const company = await findTimeZone(tx)
     const to = localDate(deps.clock.now(), company!.time_zone)
     const from = addDays(to, -(days - 1))
     const fromInstant = startOfLocalDay(from, company!.time_zone)
     const toInstant = startOfLocalDay(addDays(to, 1), company!.time_zone)
-    const groups = await tx<GroupRow[]>`
-      with l as (
-        select id,
-               coalesce(nullif(lower(trim(split_part(source, ':', 1))), ''), 'unknown') as source,
-               case when strpos(source, ':') > 0 then nullif(lower(trim(substr(source, strpos(source, ':') + 1))), '') end as campaign
-        from leads where created_at >= ${fromInstant} and created_at < ${toInstant}
-      ), per_lead as (
-        select l.source, l.campaign,
-               exists (select 1 from quotes q where q.lead_id = l.id and q.sent_count > 0) as quoted,
-               (select count(*) from jobs j where j.lead_id = l.id and j.status in ('Scheduled', 'In Progress', 'Completed')) as won_jobs,
-               (select coalesce(sum(i.total_cents - i.amount_credited_cents), 0) from invoices i
-                 where i.lead_id = l.id and i.kind <> 'credit_note' and i.status not in ('Draft', 'Void')) as revenue_cents
-        from l
-      ), lead_groups as (
-        select source, campaign, count(*)::int as leads, count(*) filter (where quoted)::int as quoted,
-               sum(won_jobs)::int as won_jobs, sum(revenue_cents)::bigint as revenue_cents
-        from per_lead group by source, campaign
-      ), spend as (
-        -- Each record counts for the days it shares with the window, in proportion (half-up cents).
-        select source, campaign,
-               sum((amount_cents * (least(period_end, ${to}::date) - greatest(period_start, ${from}::date) + 1) * 2 + (period_end - period_start + 1))
-                   / (2 * (period_end - period_start + 1)))::bigint as spend_cents
-        from ad_spend where period_start <= ${to}::date and period_end >= ${from}::date
-        group by source, campaign
-      )
-      select coalesce(g.source, s.source) as source, coalesce(g.campaign, s.campaign) as campaign,
-             coalesce(g.leads, 0) as leads, coalesce(g.quoted, 0) as quoted, coalesce(g.won_jobs, 0) as won_jobs,
-             coalesce(g.revenue_cents, 0) as revenue_cents, s.spend_cents
-      from lead_groups g full join spend s on s.source = g.source and s.campaign is not distinct from g.campaign
-      order by 3 desc, 1, 2 nulls first`
+    const groups = await listPipelineGroups(tx, fromInstant, toInstant, from, to)
     const rows = groups.filter((g) => wanted === null || g.campaign === wanted || g.source === wanted || `${g.source}:${g.campaign}` === wanted)
     const sum = (f: (g: GroupRow) => number) => rows.reduce((acc, g) => acc + f(g), 0)
     const recorded = rows.some((g) => g.spend_cents !== null) ? sum((g) => Number(g.spend_cents ?? 0)) : null

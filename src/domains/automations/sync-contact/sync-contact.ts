@@ -11,8 +11,10 @@ import type { Deps } from '../../../core/deps.js'
 import { AppError, notFound } from '../../../core/errors.js'
 import { StringEnum } from '../../../core/schema-helpers.js'
 import { withTenant } from '../../../db/sql.js'
-import { automationChoice, recordRunFinished, recordRunStarted } from '../engine/settings.js'
+import { automationChoice } from '../engine/settings.js'
+import { insertRun, markRunFinished } from '../engine/queries/runs.js'
 import { syncContactAutomation } from './automation.js'
+import { findContact } from './queries.js'
 import { isUuid } from '../../../core/uuid.js'
 
 export const SYNC_CONTACT = syncContactAutomation.key
@@ -42,8 +44,7 @@ export async function syncContact(deps: Deps, principal: Principal, input: { lea
   if (!isUuid(input.lead_id)) throw notFound('Lead')
   const now = deps.clock.now()
   return withTenant(deps.db, companyId, async (tx) => {
-    const [lead] = await tx<{ name: string; jobs: number }[]>`
-      select l.name, (select count(*)::int from jobs j where j.lead_id = l.id) as jobs from leads l where l.id = ${input.lead_id}`
+    const lead = await findContact(tx, input.lead_id)
     if (!lead) throw notFound('Lead')
     // No connection exists in this deployment, so any connection_id names nothing.
     if (input.connection_id !== undefined) {
@@ -55,8 +56,8 @@ export async function syncContact(deps: Deps, principal: Principal, input: { lea
     // Nothing runs (there is nothing to push to), so the record is the whole run: opened and closed here.
     const workflowId = `sync-contact:${companyId}:${input.lead_id}:${randomUUID()}`
     const contactType = lead.jobs > 0 ? 'client' as const : 'lead' as const
-    await recordRunStarted(tx, { companyId, automation: SYNC_CONTACT, workflowId, subjectType: 'lead', subjectId: input.lead_id }, now)
-    await recordRunFinished(tx, workflowId, 'stopped', 'nothing pushed: no accounting integration is connected', now)
+    await insertRun(tx, { companyId, automation: SYNC_CONTACT, workflowId, subjectType: 'lead', subjectId: input.lead_id }, now)
+    await markRunFinished(tx, workflowId, 'stopped', 'nothing pushed: no accounting integration is connected', now)
     return { synced: false, leadId: input.lead_id, contactType, name: lead.name, results: [], message: NO_INTEGRATION, temporalWorkflowId: workflowId }
   })
 }

@@ -17,9 +17,12 @@ import { withTenant } from '../../../db/sql.js'
 import { defineWorkflow, workflowStart } from '../../../temporal/contract.js'
 import { enqueueWorkflow } from '../../../temporal/outbox.js'
 import { teamNotify, teamNotifyWorkflowId, type TeamMessage, type TeamNotifyInput, type TeamNotifyOutcome, type TeamNotifyActivities } from './workflows/team-notify.js'
-import { insertPendingAction, type PendingMessage } from '../engine/approval.js'
-import { automationChoice, recordRunFinished, recordRunStarted } from '../engine/settings.js'
+import type { PendingMessage } from '../engine/approval.js'
+import { insertPendingAction } from '../engine/queries/approvals.js'
+import { automationChoice } from '../engine/settings.js'
+import { insertRun, markRunFinished } from '../engine/queries/runs.js'
 import { teamNotifyAutomation } from './automation.js'
+import { findNoticeJob, findOwnerContact, findSenderAndZone, listUsers } from './queries.js'
 import { DEFAULT_APPROVAL_EXPIRY_HOURS } from '../engine/catalogue.js'
 import type { TeamNotifyInputSchema } from './schema.js'
 import { isUuid } from '../../../core/uuid.js'
@@ -42,8 +45,8 @@ interface Contact { label: string; name: string | null; phone: string | null; em
 
 /** The team (owner and users), or the recipients named; a name nobody has is a validation_error. */
 async function resolveRecipients(tx: postgres.TransactionSql, recipients: string[] | undefined): Promise<Contact[]> {
-  const [company] = await tx<{ contact_name: string | null; phone: string | null; contact_email: string }[]>`select contact_name, phone, contact_email from companies`
-  const users = await tx<{ id: string; name: string | null; email: string }[]>`select id::text, name, email from users order by created_at, id`
+  const company = await findOwnerContact(tx)
+  const users = await listUsers(tx)
   if (!recipients) {
     const mobile = company!.phone ? normaliseAuPhone(company!.phone) : null
     const owner: Contact = { label: 'owner', name: company!.contact_name, phone: mobile?.mobile ? mobile.e164 : null, email: company!.contact_email }
@@ -79,11 +82,9 @@ export async function notifyTeam(deps: Deps, principal: Principal, input: Static
   const result = await withTenant(deps.db, companyId, async (tx) => {
     const choice = await automationChoice(tx, teamNotifyAutomation)
     if (!choice.enabled) throw new AppError('conflict', 'Team notices are turned off for this company; turn them on with workflows.toggle (workflow_id team_notify). Nothing was sent.')
-    const [job] = input.job_id
-      ? await tx<{ title: string; address: string | null; scheduled_date: Date | null }[]>`select title, address, scheduled_date from jobs where id = ${input.job_id}`
-      : []
+    const job = input.job_id ? await findNoticeJob(tx, input.job_id) : undefined
     if (input.job_id && !job) throw notFound('Job')
-    const [company] = await tx<{ business_name: string; time_zone: string }[]>`select business_name, time_zone from companies`
+    const company = await findSenderAndZone(tx)
     const contacts = await resolveRecipients(tx, input.recipients)
     const text = job ? `${input.message}\n${jobLine(job, company!.time_zone)}` : input.message
     const subject = job ? `Team notice: ${job.title}` : `Team notice from ${company!.business_name}`
@@ -109,7 +110,7 @@ export async function notifyTeam(deps: Deps, principal: Principal, input: Static
     const summary = `${messages.length === 1 ? 'Message' : `${messages.length} messages`} to the team: "${input.message.slice(0, 80)}${input.message.length > 80 ? '…' : ''}"`
     const preview: PendingMessage[] = messages.map((m) => ({ channel: m.channel, to: m.to, name: m.name, subject: m.subject ?? null, text: m.text ?? m.body }))
 
-    await recordRunStarted(tx, { companyId, automation: TEAM_NOTIFY, workflowId, subjectType: job ? 'job' : undefined, subjectId: job ? input.job_id : undefined }, now)
+    await insertRun(tx, { companyId, automation: TEAM_NOTIFY, workflowId, subjectType: job ? 'job' : undefined, subjectId: job ? input.job_id : undefined }, now)
     let approval: TeamNotifyInput['approval'] = null
     let expiresAt: Date | null = null
     if (choice.needsApproval) {
@@ -132,5 +133,5 @@ export async function notifyTeam(deps: Deps, principal: Principal, input: Static
 
 /** Activity: closes the notice's run record with its outcome. */
 export async function finishTeamNotify(deps: Deps, input: { companyId: string; workflowId: string; status: 'completed' | 'stopped' | 'failed'; outcome: string }) {
-  await withTenant(deps.db, input.companyId, (tx) => recordRunFinished(tx, input.workflowId, input.status, input.outcome, deps.clock.now()))
+  await withTenant(deps.db, input.companyId, (tx) => markRunFinished(tx, input.workflowId, input.status, input.outcome, deps.clock.now()))
 }
