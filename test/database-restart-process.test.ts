@@ -40,6 +40,8 @@ describe('the service process while Postgres drops its connections', () => {
       statuses[reply.status] = (statuses[reply.status] ?? 0) + 1
       if (reply.status === 0 && failures.length < 3) failures.push(reply.body)
       if (reply.status === 503 && reply.body?.error !== 'database_unavailable') refused.push(JSON.stringify(reply.body))
+      // Any other answer is a defect; keep what it said (once, a 401 was seen under heavy load).
+      if (![0, 200, 201, 503].includes(reply.status) && refused.length < 5) refused.push(`${method} ${reply.status} ${JSON.stringify(reply.body)}`)
       return reply
     }
     const caller = async (i: number) => {
@@ -66,8 +68,8 @@ describe('the service process while Postgres drops its connections', () => {
     console.log(JSON.stringify({ terminated, roundsThatKilled, statuses, failures, ms: Date.now() - started }))
     expect(roundsThatKilled).toBeGreaterThan(3)
     expect(statuses[200]).toBeGreaterThan(0)
-    for (const status of Object.keys(statuses).map(Number)) expect([200, 201, 503]).toContain(status)
     expect(refused).toEqual([])
+    for (const status of Object.keys(statuses).map(Number)) expect([200, 201, 503]).toContain(status)
     // Left alone, it answers normally.
     const after = await call('GET')
     expect(after.status).toBe(200)
