@@ -1,6 +1,7 @@
 // Every REST endpoint and every MCP tool, driven with inputs generated from its own input schema
 // (fast-check) and with the hostile values that once produced 500s. Nothing is listed by hand: an
-// operation added to the registry is fuzzed by this file the day it lands.
+// operation added to the registry is fuzzed by this file the day it lands. Operations run five at a
+// time (describe.concurrent) on the one company: calls that overlap must not 5xx either.
 // Asserted: never a 5xx (a planned tool's 501 not_implemented aside), and every error in the
 // spec's shape: {error, message} with the status that code always has (REST), or a JSON-RPC
 // error / tool error carrying the same body (MCP).
@@ -121,7 +122,7 @@ const inputArbitrary = (op: AnyOperation) => arbitraryFor(op.input as Record<str
   (v): v is Input => typeof v === 'object' && v !== null && !Array.isArray(v),
 )
 
-describe('REST: generated and hostile inputs never get a 5xx', () => {
+describe.concurrent('REST: generated and hostile inputs never get a 5xx', () => {
   test.for(registry.restOperations().map((op) => [`${op.rest!.method} ${op.rest!.path}`, op] as const))('%s', async ([, op]) => {
     for (const input of hostileInputs(op)) expectRestReply(op, await restCall(op, input), input)
     await fc.assert(fc.asyncProperty(inputArbitrary(op), async (input) => {
@@ -130,7 +131,7 @@ describe('REST: generated and hostile inputs never get a 5xx', () => {
   })
 })
 
-describe('MCP: generated and hostile arguments never get a 5xx', () => {
+describe.concurrent('MCP: generated and hostile arguments never get a 5xx', () => {
   test.for(registry.mcpTools().map((op) => [op.name, op] as const))('%s', async ([, op]) => {
     for (const args of [...hostileInputs(op), ...HOSTILE_VALUES]) expectMcpReply(op, await mcpCall(op, args), args)
     await fc.assert(fc.asyncProperty(inputArbitrary(op), async (args) => {
