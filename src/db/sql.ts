@@ -83,8 +83,7 @@ function openTenantTransaction(companyId: string): string {
  * Two round trips for a typical read: BEGIN and the tenant setting are not awaited on their own but
  * pipelined ahead of fn's first queries on the reserved connection, then COMMIT. (postgres.js's
  * begin() would wait for BEGIN first.) fn gets the reserved connection as its transaction handle;
- * it has no savepoint() method, so code that needs one writes the SQL (`savepoint x`, `release
- * savepoint x`, `rollback to savepoint x`), as jobs/queries.ts and automations/review-booster.ts do.
+ * it has no savepoint() method: use inSavepoint below.
  */
 export async function withTenant<T>(db: Db, companyId: string, fn: (tx: postgres.TransactionSql) => Promise<T>): Promise<T> {
   const conn = await db.app.reserve()
@@ -112,4 +111,24 @@ export async function withTenant<T>(db: Db, companyId: string, fn: (tx: postgres
 export function isUniqueViolation(error: unknown, constraint?: string): boolean {
   const e = error as { code?: string; constraint_name?: string }
   return e?.code === '23505' && (constraint === undefined || e.constraint_name === constraint)
+}
+
+/**
+ * fn inside a savepoint of a withTenant transaction (whose handle has no savepoint() method): what fn
+ * changed is kept when it returns and undone when it throws, the transaction staying usable; the
+ * error is rethrown (the caller decides what it means). `name` is a fixed identifier of the caller.
+ */
+export async function inSavepoint<T>(tx: postgres.TransactionSql, name: string, fn: () => Promise<T>): Promise<T> {
+  if (!/^[a-z_]+$/.test(name)) throw new Error(`inSavepoint: ${JSON.stringify(name)} is not a savepoint name`)
+  await tx.unsafe(`savepoint ${name}`)
+  let result: T
+  try {
+    result = await fn()
+  } catch (error) {
+    // A failed rollback (the connection is gone) must not hide why fn failed.
+    await tx.unsafe(`rollback to savepoint ${name}`).catch(() => {})
+    throw error
+  }
+  await tx.unsafe(`release savepoint ${name}`)
+  return result
 }

@@ -1,5 +1,5 @@
 // Job SQL: the job with the lead and quote it links to, its writes (costs, extras, completion, the
-// review savepoint), profit and on-my-way notices. Every function takes the tenant transaction.
+// review request), profit and on-my-way notices. Every function takes the tenant transaction.
 import type postgres from 'postgres'
 import { centsToDollars } from '../../core/money.js'
 import { listPage, timestampFilter, type Page } from '../../core/paging.js'
@@ -183,20 +183,6 @@ export async function updateJobCompleted(tx: postgres.TransactionSql, id: string
              satisfaction_rating = ${c.satisfaction_rating},
              amount_cents = ${c.amount_cents}
       where id = ${id}`
-}
-
-// The review request on completion runs in a savepoint: withTenant's handle has no savepoint(), so
-// these statements do the same.
-export async function savepointReviewRequest(tx: postgres.TransactionSql): Promise<void> {
-  await tx`savepoint review_request`
-}
-
-export async function releaseReviewRequest(tx: postgres.TransactionSql): Promise<void> {
-  await tx`release savepoint review_request`
-}
-
-export async function rollbackReviewRequest(tx: postgres.TransactionSql): Promise<void> {
-  await tx`rollback to savepoint review_request`
 }
 
 export interface ProfitRow {

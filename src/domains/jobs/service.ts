@@ -9,15 +9,15 @@ import { withTenantEmitting, type Emit } from '../../core/reactions.js'
 import { parseDollars } from '../../core/money.js'
 import { lineTotalCents } from '../../core/gst.js'
 import { pageEnvelope, pageFrom } from '../../core/paging.js'
-import { withTenant, isUniqueViolation } from '../../db/sql.js'
+import { withTenant, inSavepoint, isUniqueViolation } from '../../db/sql.js'
 import type { StartAfterCommit } from '../../temporal/outbox.js'
 import { prepareReviewRequest, presentRequest } from '../reviews/request.js'
 import { findLead } from '../leads/queries.js'
 import { findQuote, lineItemsFor } from '../quotes/queries.js'
 import { companyToday } from '../../core/company-time.js'
 import {
-  findFinalInvoiceNumber, findJob, insertJob, insertJobCost, insertJobExtras, listJobRows, presentJob, releaseReviewRequest,
-  rollbackReviewRequest, savepointReviewRequest, updateJobCompleted, updateJobRow, updateQuoteInvoicesJob, type JobRow, type NewJobExtra,
+  findFinalInvoiceNumber, findJob, insertJob, insertJobCost, insertJobExtras, listJobRows, presentJob,
+  updateJobCompleted, updateJobRow, updateQuoteInvoicesJob, type JobRow, type NewJobExtra,
 } from './queries.js'
 import { assertJobMove } from './transitions.js'
 import type { JobChanged, JobCompletionRecorded } from './events.js'
@@ -159,15 +159,11 @@ export async function completeJob(deps: Deps, principal: Principal, input: Stati
  * the month's message limit) undoes only the request, and the result says why nothing was sent.
  */
 async function reviewOnCompletion(tx: postgres.TransactionSql, start: StartAfterCommit, companyId: string, jobId: string, now: Date) {
-  // withTenant's handle has no savepoint(); the SQL statements do the same.
-  await savepointReviewRequest(tx)
   let prepared: Awaited<ReturnType<typeof prepareReviewRequest>>
   try {
-    prepared = await prepareReviewRequest(tx, companyId, (await findJob(tx, jobId))!, {}, now)
-    await releaseReviewRequest(tx)
+    prepared = await inSavepoint(tx, 'review_request', async () => prepareReviewRequest(tx, companyId, (await findJob(tx, jobId))!, {}, now))
   } catch (error) {
     if (!(error instanceof AppError)) throw error
-    await rollbackReviewRequest(tx)
     const detail = (error.extra.messages as string[] | undefined)?.join('; ')
     return { sent: false, note: `The job is completed, but no review request was sent: ${error.message}${detail ? ` (${detail})` : ''}`, request: null }
   }

@@ -36,29 +36,6 @@ export async function findReviewRequestFrom(tx: postgres.TransactionSql, jobId: 
   return existing
 }
 
-// The review steps run the reviews path inside a savepoint: a dry run is rolled back to show what
-// would be sent; a send that the reviews path refuses is rolled back, leaving the transaction usable.
-
-export async function beginDryRun(tx: postgres.TransactionSql): Promise<void> {
-  await tx`savepoint review_dry_run`
-}
-
-export async function undoDryRun(tx: postgres.TransactionSql): Promise<void> {
-  await tx`rollback to savepoint review_dry_run`
-}
-
-export async function beginSend(tx: postgres.TransactionSql): Promise<void> {
-  await tx`savepoint review_send`
-}
-
-export async function keepSend(tx: postgres.TransactionSql): Promise<void> {
-  await tx`release savepoint review_send`
-}
-
-export async function undoSend(tx: postgres.TransactionSql): Promise<void> {
-  await tx`rollback to savepoint review_send`
-}
-
 export interface UnaskedJobRow { id: string; title: string; lead_name: string; lead_phone: string | null; lead_email: string | null; run_status: string | null }
 
 /** Jobs completed since `since` whose client was never asked for a review, with their booster run's status, at most 500. */

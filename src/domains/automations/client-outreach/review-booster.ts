@@ -22,7 +22,8 @@ import type { PendingMessage } from '../engine/approval.js'
 import { automationChoice } from '../engine/settings.js'
 import { insertRun } from '../engine/queries/runs.js'
 import { reviewBoosterAutomation } from './automation.js'
-import { beginDryRun, beginSend, countRepliesSince, findBusinessName, findReviewRequestFrom, keepSend, listReviewRequests, undoDryRun, undoSend } from './queries.js'
+import { countRepliesSince, findBusinessName, findReviewRequestFrom, listReviewRequests } from './queries.js'
+import { inSavepoint } from '../../../db/sql.js'
 import type { SettingsOf } from '../engine/catalogue.js'
 import { isUuid } from '../../../core/uuid.js'
 
@@ -110,12 +111,14 @@ export async function planReviewStep(deps: Deps, input: StepInput): Promise<Revi
     const first = job.lead_name.split(/\s+/)[0] ?? job.lead_name
     const message = input.step === 'reminder' ? REMINDER_WORDING(first, businessName) : undefined
     try {
-      await beginDryRun(tx)
-      const { request } = await prepareReviewRequest(tx, input.companyId, job, { platform: input.platform ?? undefined, channel: input.channel ?? undefined, message }, now)
-      const text = `${message ?? `Hi ${first}, thanks for choosing ${businessName}. We'd appreciate an honest review of our work:`} ${request.url}`
-      throw new DryRun(request.channels.map((ch) => ({ channel: ch, to: ch === 'sms' ? job.lead_phone! : job.lead_email!, name: job.lead_name, subject: ch === 'email' ? `How did we go? ${businessName}` : null, text })))
+      // Rolled back to show what would be sent without sending it.
+      await inSavepoint(tx, 'review_dry_run', async () => {
+        const { request } = await prepareReviewRequest(tx, input.companyId, job, { platform: input.platform ?? undefined, channel: input.channel ?? undefined, message }, now)
+        const text = `${message ?? `Hi ${first}, thanks for choosing ${businessName}. We'd appreciate an honest review of our work:`} ${request.url}`
+        throw new DryRun(request.channels.map((ch) => ({ channel: ch, to: ch === 'sms' ? job.lead_phone! : job.lead_email!, name: job.lead_name, subject: ch === 'email' ? `How did we go? ${businessName}` : null, text })))
+      })
+      throw new Error('unreachable: the dry run always throws')
     } catch (error) {
-      await undoDryRun(tx)
       if (error instanceof DryRun) {
         const what = input.step === 'reminder' ? 'Review reminder' : 'Review request'
         return { stop: null, alreadyAsked: null, summary: `${what} to ${job.lead_name} for "${job.title}"`, preview: error.preview, approval }
@@ -143,14 +146,13 @@ export async function sendReviewStep(deps: Deps, input: StepInput): Promise<Revi
     const first = job.lead_name.split(/\s+/)[0] ?? job.lead_name
     const message = input.step === 'reminder' ? REMINDER_WORDING(first, businessName) : undefined
     try {
-      await beginSend(tx)
-      const { request, delivery } = await prepareReviewRequest(tx, input.companyId, job, { platform: input.platform ?? undefined, channel: input.channel ?? undefined, message }, now)
-      await keepSend(tx)
+      // A request the reviews path refuses is undone, leaving the transaction usable.
+      const { request, delivery } = await inSavepoint(tx, 'review_send', () =>
+        prepareReviewRequest(tx, input.companyId, job, { platform: input.platform ?? undefined, channel: input.channel ?? undefined, message }, now))
       await start(delivery)
       return { sent: true, requestNumber: request.request_number, channels: request.channels, note: `queued by ${request.channels.join(' and ')}` }
     } catch (error) {
       if (!(error instanceof AppError)) throw error
-      await undoSend(tx)
       return { sent: false, requestNumber: null, channels: [], note: `not sent: ${error.message}` }
     }
   })
