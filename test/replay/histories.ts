@@ -35,8 +35,8 @@ export interface HistoryFixture {
 
 export function readFixtures(): HistoryFixture[] {
   const fixtures: HistoryFixture[] = []
-  for (const { type } of workflowModules()) {
-    const dir = historiesDir(type)
+  for (const { type, path } of workflowModules()) {
+    const dir = join(dirname(path), 'histories')
     if (!existsSync(dir)) continue
     for (const file of readdirSync(dir).filter((f) => f.startsWith(`${type}-`) && f.endsWith('.json')).sort()) {
       const stored = JSON.parse(readFileSync(join(dir, file), 'utf8')) as Omit<HistoryFixture, 'name' | 'history'> & { history: unknown }
