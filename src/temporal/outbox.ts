@@ -4,7 +4,7 @@
 // keys and each workflow's definition (temporal/contract.ts) says what a second start does.
 import type { Client } from '@temporalio/client'
 import type { SignalDefinition, UpdateDefinition } from '@temporalio/common'
-import { isGrpcDeadlineError, ScheduleAlreadyRunning, ScheduleNotFoundError, WorkflowExecutionAlreadyStartedError, WorkflowFailedError, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client'
+import { isGrpcDeadlineError, ScheduleAlreadyRunning, ScheduleNotFoundError, ServiceError, WorkflowExecutionAlreadyStartedError, WorkflowFailedError, WorkflowNotFoundError, WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError } from '@temporalio/client'
 import type postgres from 'postgres'
 import { withTenant, type Db } from '../db/sql.js'
 import type { Logger } from '../logger.js'
@@ -103,10 +103,12 @@ export class WorkflowDispatcher {
    * Sends a Temporal Update (the workflow's own definition, so its argument and answer are typed) to a running workflow and waits for its handler's answer. 'refused':
    * its validator (or handler) said no, with why; 'not_running': no open run has that id (it
    * finished, or has not started yet); 'no_answer': no worker answered within timeoutMs (none is
-   * running, say), so the caller is not held indefinitely. Anything else (the server unreachable) throws.
+   * running, say), so the caller is not held indefinitely; 'unreachable': the server did not take the
+   * Update (unreachable, or it dropped the Update when the worker holding the run died), with why.
+   * Neither of the last two tells whether the Update will still be applied: the caller says so.
    */
   async update<R, A>(workflowId: string, update: UpdateDefinition<R, [A]>, arg: A, timeoutMs = 20_000): Promise<
-    { outcome: 'done'; result: R } | { outcome: 'refused'; message: string } | { outcome: 'not_running' } | { outcome: 'no_answer' }
+    { outcome: 'done'; result: R } | { outcome: 'refused'; message: string } | { outcome: 'not_running' } | { outcome: 'no_answer' } | { outcome: 'unreachable'; message: string }
   > {
     try {
       const result = await this.client.withDeadline(Date.now() + timeoutMs, () =>
@@ -115,7 +117,12 @@ export class WorkflowDispatcher {
     } catch (error) {
       if (error instanceof WorkflowUpdateFailedError) return { outcome: 'refused', message: error.cause?.message ?? error.message }
       if (error instanceof WorkflowNotFoundError) return { outcome: 'not_running' }
-      if (isGrpcDeadlineError(error) || isGrpcDeadlineError((error as { cause?: unknown })?.cause)) return { outcome: 'no_answer' }
+      // The SDK's own class for a deadline or a cancelled call, whichever phase (start, poll) it hit.
+      if (error instanceof WorkflowUpdateRPCTimeoutOrCancelledError || isGrpcDeadlineError(error)) return { outcome: 'no_answer' }
+      if (error instanceof ServiceError) {
+        this.logger.warn({ err: error, workflowId, update: update.name }, 'workflow update not taken by the server')
+        return { outcome: 'unreachable', message: (error.cause as Error | undefined)?.message ?? error.message }
+      }
       throw error
     }
   }

@@ -97,6 +97,7 @@ export async function decideAction(
     const sent = await deps.workflows.update(row.workflow_id, decideUpdate, request, deps.config.TEMPORAL_UPDATE_TIMEOUT_MS)
     if (sent.outcome === 'done') return { action: present((await read())!), alreadyDecided: false }
     if (sent.outcome === 'no_answer') throw noWorker(deps)
+    if (sent.outcome === 'unreachable') throw notTaken(sent.message)
     if (sent.outcome === 'refused' && !/^already /.test(sent.message) && !/^expired/.test(sent.message)) {
       throw new AppError('conflict', `The workflow waiting for this action refused the decision: ${sent.message}. Nothing was executed.`)
     }
@@ -105,6 +106,7 @@ export async function decideAction(
   if (row.status === 'pending' || row.status === 'approved') {
     const settling = await deps.workflows.update(row.workflow_id, settlementUpdate, { actionId: row.id }, deps.config.TEMPORAL_UPDATE_TIMEOUT_MS)
     if (settling.outcome === 'no_answer') throw noWorker(deps)
+    if (settling.outcome === 'unreachable') throw notTaken(settling.message)
   }
   const settled = (await read())!
   return answerForDecided(settled, input.decision)
@@ -113,6 +115,10 @@ export async function decideAction(
 function noWorker(deps: Deps): AppError {
   const seconds = Math.round(deps.config.TEMPORAL_UPDATE_TIMEOUT_MS / 100) / 10
   return new AppError('worker_unavailable', `No Temporal worker answered within ${seconds} s (is the worker running?). The decision may still be applied when one starts: check workflows.pending_actions before deciding again.`)
+}
+
+function notTaken(why: string): AppError {
+  return new AppError('worker_unavailable', `Temporal did not take the decision (${why}). It may still be applied: check workflows.pending_actions in a few seconds before deciding again.`)
 }
 
 function answerForDecided(row: ActionRow, wanted: 'approve' | 'reject') {
