@@ -60,6 +60,13 @@ const ConfigSchema = Type.Object({
   TEMPORAL_EAGER_START: Type.Boolean({ default: true }),
   /** How long a decision (workflows.approve_action / reject_action) waits for a worker to answer before 503 worker_unavailable. */
   TEMPORAL_UPDATE_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 20000 }),
+  /**
+   * How long a workflow task waits on a worker's own (sticky) queue before any worker may take it.
+   * A worker that died without saying so (kill -9, a lost host) holds its runs this long; the
+   * SDK's default is 10 s. Lower means faster recovery after a crash, at the price of more full
+   * history replays when a live worker is merely busy.
+   */
+  TEMPORAL_STICKY_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 10000 }),
   OUTBOX_RELAY_INTERVAL_MS: Type.Integer({ minimum: 50, default: 5000 }),
   /**
    * How long a "day" of an automation's policy lasts (quote follow-up delays, payment-chase offsets).

@@ -70,6 +70,7 @@ export async function startWorker(deps: Deps, connection: NativeConnection, defi
     taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
     workflowBundle: prebuilt ?? await workflowBundle(),
     activities: createActivities(deps),
+    stickyQueueScheduleToStartTimeout: deps.config.TEMPORAL_STICKY_TIMEOUT_MS,
   })
   const running = worker.run()
   return {

@@ -20,6 +20,9 @@ export function workerProcesses(app: () => TestApp, env: () => Record<string, st
         env: {
           ...process.env,
           LOG_LEVEL: 'info',
+          // A killed worker holds its runs on its own queue this long before the next one may take
+          // them (the SDK's 10 s by default): the crash is the same, the wait after it shorter.
+          TEMPORAL_STICKY_TIMEOUT_MS: '1000',
           ...env(),
           DATABASE_URL: app().config.DATABASE_URL,
           TEMPORAL_ADDRESS: inject('temporalAddress'),
