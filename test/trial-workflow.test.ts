@@ -16,8 +16,9 @@ beforeAll(async () => {
 afterAll(() => app?.stop())
 
 
-describe('trial lifecycle workflow', () => {
-  it('expires an unpaid trial, visible by CompanyId in Temporal, and the company falls back to free', async () => {
+// Both wait out a three-second trial on a company of their own: they run together.
+describe.concurrent('trial lifecycle workflow', () => {
+  it('expires an unpaid trial, visible by CompanyId in Temporal, and the company falls back to free', async ({ expect }) => {
     const company = await onboard(app, { plan: 'business' })
     const client = await connectClient(inject('temporalAddress'), 'default')
     try {
@@ -45,7 +46,7 @@ describe('trial lifecycle workflow', () => {
     expect(row!.started_at).not.toBeNull()
   })
 
-  it('leaves a trial alone when the company paid before it ended', async () => {
+  it('leaves a trial alone when the company paid before it ended', async ({ expect }) => {
     const company = await onboard(app, { plan: 'professional' })
     const checkout = await app.call('POST', '/api/v1/billing/checkout', { key: company.api_key, body: { plan_slug: 'professional' } })
     await fetch(`${checkout.body.checkout_url}/pay`, { method: 'POST' })
@@ -59,6 +60,10 @@ describe('trial lifecycle workflow', () => {
     expect(billing.body.subscription.status).toBe('active')
   })
 
+})
+
+// Alone: its relay passes take every company's unstarted rows.
+describe('the outbox relay', () => {
   it('the relay starts what the outbox still holds exactly once, and a second start is harmless', async () => {
     const company = await onboard(app, { plan: 'free' })
     const deps = app.runtime.deps
