@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js'
 import type { Client } from '@temporalio/client'
-import { ScheduleNotFoundError } from '@temporalio/client'
+import { ScheduleNotFoundError, ScheduleOverlapPolicy } from '@temporalio/client'
 import { Worker } from '@temporalio/worker'
 import { onboard, startTestApp, type TestApp } from './helpers/app.js'
 import { connectHttp } from './helpers/mcp.js'
@@ -110,15 +110,21 @@ describe.concurrent('daily summary', () => {
 
       const emails = () => app.owner<{ to_address: string; subject: string; text_body: string }[]>`
         select to_address, subject, text_body from communications where company_id = ${c.company_id} and message_type = 'daily_summary'`
-      await handle.trigger()
+      // ALLOW_ALL: each trigger starts a run whatever the scheduler believes is still running (with
+      // the schedule's SKIP it may hold or drop one), so the second fire below reaches the workflow.
+      await handle.trigger(ScheduleOverlapPolicy.ALLOW_ALL)
       const sent = await waitFor(emails, (r) => r.length === 1, 15_000)
       const [owner] = await app.owner<{ contact_email: string }[]>`select contact_email from companies where id = ${c.company_id}`
       expect(sent[0]).toMatchObject({ to_address: owner!.contact_email, subject: expect.stringContaining(today) })
       expect(sent[0]!.text_body).toContain(`Today (${today}): 2 new lead(s)`)
       expect(sent[0]!.text_body).toContain('1 completed')
-      // A second fire the same day sends nothing more.
-      await handle.trigger()
-      await waitFor(() => app.owner`select 1 from automation_runs where company_id = ${c.company_id} and automation = 'daily_summary' and status <> 'running'`, (r) => r.length === 2, 15_000)
+      // A second fire the same day sends nothing more. A scheduled run's id ends in its fire time to
+      // the second, so a fire within the same second as the first would be the same run, refused by
+      // Temporal before our workflow is asked: wait for the next second, and check it ran.
+      await new Promise((r) => setTimeout(r, 1100 - (Date.now() % 1000)))
+      await handle.trigger(ScheduleOverlapPolicy.ALLOW_ALL)
+      const finished = await waitFor(() => app.owner`select 1 from automation_runs where company_id = ${c.company_id} and automation = 'daily_summary' and status <> 'running'`, (r) => r.length === 2, 15_000)
+      expect(finished).toHaveLength(2)
       expect(await emails()).toHaveLength(1)
 
       await tool(cc, 'workflows.toggle', { workflow_id: 'daily_summary', enabled: false })
