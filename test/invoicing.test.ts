@@ -75,8 +75,8 @@ describe('errors the issue names', () => {
   it('payments.send_link without a payment account says how to connect one', async () => {
     const { jobId } = await invoiced(b, 220)
     const err = await toolError(b.client, 'payments.send_link', { job_id: jobId })
-    expect(err).toMatchObject({ error: 'payment_account_required', next_step: 'POST /api/v1/payments/account' })
-    expect(err.message).toContain('POST /api/v1/payments/account')
+    expect(err).toMatchObject({ error: 'payment_account_required', next_step: 'payments.connect_account' })
+    expect(err.message).toContain('the payments.connect_account tool')
     expect(await app.owner`select id from communications where job_id = ${jobId}`).toHaveLength(0)
   })
 

@@ -109,7 +109,8 @@ describe('the payment account', () => {
     expect(res.body.account).toMatchObject({ connected: false, status: 'not_connected', provider: 'stripe', account_id: null })
     const { job } = await invoiceFor(clientA, 110)
     expect(await toolError(clientA, 'payments.send_link', { job_id: job.id })).toMatchObject({
-      error: 'payment_account_required', payment_account: 'not_connected', next_step: 'POST /api/v1/payments/account',
+      // Over MCP the way out is the tool (over REST the route: test/agent-parity.test.ts).
+      error: 'payment_account_required', payment_account: 'not_connected', next_step: 'payments.connect_account',
     })
   })
 

@@ -51,7 +51,7 @@ export interface Operation<I extends TSchema = TSchema, O extends TSchema = TSch
   cost: CostClass
   annotations: McpAnnotations
   rest?: RestBinding
-  /** Listed as an MCP tool (default true). Onboarding, for one, is REST only. */
+  /** Listed as an MCP tool (default true). Only onboarding is REST only: it is how a key is first obtained. */
   mcp?: boolean
   /** Set on tools whose domain is not built yet (see core/planned.ts). */
   planned?: { capability: string }
@@ -66,6 +66,13 @@ export interface Operation<I extends TSchema = TSchema, O extends TSchema = TSch
 }
 
 export type AnyOperation = Operation<TSchema, TSchema>
+
+/**
+ * The beyondSpec reason of an operation the spec lists only over REST, or not at all, that is also a
+ * tool: an agent with only an MCP client must be able to do everything (docs/decisions.md, "Every
+ * operation a tool").
+ */
+export const AGENT_PARITY = 'Every operation is also a tool, so an agent with only an MCP client can do it.'
 
 export function defineOperation<I extends TSchema, O extends TSchema>(op: Operation<I, O>): AnyOperation {
   return op as unknown as AnyOperation

@@ -1,4 +1,4 @@
-// The one list of domains, in the spec's toolset order (REST-only domains first). Everything else
+// The one list of domains, in the spec's toolset order (onboarding and keys first). Everything else
 // (registry, activities, the worker's workflows, MCP resources, GET /usage counts, toolsets, the
 // event catalogue) is derived from it. Adding a domain: a folder with index.ts, and one line here.
 import { composeDomains } from '../core/composition.js'

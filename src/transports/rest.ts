@@ -9,6 +9,7 @@ import type { Registry } from '../core/registry.js'
 import { authenticateHttp, type KeyRateLimiter } from '../core/auth.js'
 import { validationError } from '../core/errors.js'
 import { execute } from '../core/execute.js'
+import { errorInTransport } from '../core/next-step.js'
 import { bySegment, firstSegment } from './route-prefix.js'
 
 export const API_PREFIX = '/api/v1'
@@ -43,21 +44,28 @@ export function restRoutes(registry: Registry, deps: Deps, limiter: KeyRateLimit
     if (!router) routers.set(segment, (router = new Router({ prefix: API_PREFIX })))
     const method = binding.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete'
     router[method](binding.path, async (ctx) => {
-      const result = await execute(op, {
-        deps,
-        transport: 'rest',
-        requestId: ctx.state.requestId,
-        clientIp: ctx.ip,
-        authenticate: () => authenticateHttp(ctx, deps, limiter, { count: binding.countsTowardQuota ?? true }),
-        bindingFeature: binding.feature,
-        convert: readsQuery(op),
-        idempotency: { key: ctx.get('idempotency-key') || undefined, field: 'Idempotency-Key' },
-        successStatus: binding.status ?? 200,
-      }, rawInput(ctx, op))
+      const result = await executeRoute(ctx, op, binding)
       if (result.replayed) ctx.set('Idempotent-Replayed', 'true')
       ctx.status = result.status
       ctx.body = result.output
     })
   }
   return bySegment(API_PREFIX, routers)
+
+  // Errors name their next step as the REST caller calls it (core/next-step.ts).
+  function executeRoute(ctx: Context, op: AnyOperation, binding: NonNullable<AnyOperation['rest']>) {
+    return execute(op, {
+      deps,
+      transport: 'rest',
+      requestId: ctx.state.requestId,
+      clientIp: ctx.ip,
+      authenticate: () => authenticateHttp(ctx, deps, limiter, { count: binding.countsTowardQuota ?? true }),
+      bindingFeature: binding.feature,
+      convert: readsQuery(op),
+      idempotency: { key: ctx.get('idempotency-key') || undefined, field: 'Idempotency-Key' },
+      successStatus: binding.status ?? 200,
+    }, rawInput(ctx, op)).catch((error: unknown) => {
+      throw errorInTransport(error, 'rest', registry)
+    })
+  }
 }

@@ -1,4 +1,4 @@
-import { defineOperation } from '../../core/operation.js'
+import { defineOperation, AGENT_PARITY } from '../../core/operation.js'
 import { READ, WRITE } from '../../core/annotations.js'
 import { forecast } from './forecast.js'
 import { createRecurringCost, deactivateRecurringCost, listRecurringCosts } from './recurring-costs.js'
@@ -24,26 +24,26 @@ export const cashflowOperations = [
   }),
 ]
 
-/** REST-only: the recurring costs the forecast and GET /financials count (the MCP tool set is fixed by the spec). */
+/** The recurring costs the forecast and GET /financials count: REST routes and tools (AGENT_PARITY). */
 export const recurringCostOperations = [
   defineOperation({
     name: 'cashflow.list_recurring_costs', domain: 'cashflow', title: 'List recurring costs',
     description: 'Recurring costs the company records (rent, leases, insurance, wages), newest first, with the next date each falls due. Deactivated ones with include_inactive.',
-    input: ListRecurringCostsInput, output: RecurringCostListResponse, access: financials('read'), cost: 'read', annotations: READ, mcp: false,
+    input: ListRecurringCostsInput, output: RecurringCostListResponse, access: financials('read'), cost: 'read', annotations: READ, beyondSpec: AGENT_PARITY,
     rest: { method: 'GET', path: '/recurring-costs' },
     run: (ctx, input) => listRecurringCosts(ctx.deps, ctx.principal!, input),
   }),
   defineOperation({
     name: 'cashflow.create_recurring_cost', domain: 'cashflow', title: 'Record a recurring cost',
     description: 'Record a cost paid on a schedule (weekly, fortnightly, monthly, quarterly or yearly) from starts_on (default today), counted as money out by cashflow.forecast and GET /financials.',
-    input: CreateRecurringCostInput, output: RecurringCostResponse, access: financials('write'), cost: 'write', annotations: WRITE, mcp: false,
+    input: CreateRecurringCostInput, output: RecurringCostResponse, access: financials('write'), cost: 'write', annotations: WRITE, beyondSpec: AGENT_PARITY,
     rest: { method: 'POST', path: '/recurring-costs', status: 201, feature: 'restWrite' },
     run: (ctx, input) => createRecurringCost(ctx.deps, ctx.principal!, input),
   }),
   defineOperation({
     name: 'cashflow.delete_recurring_cost', domain: 'cashflow', title: 'Remove a recurring cost',
     description: 'Deactivate a recurring cost: it no longer falls due after today (its past dates stay in past cash flow). Repeating it changes nothing.',
-    input: RecurringCostIdInput, output: RecurringCostResponse, access: financials('write'), cost: 'write', annotations: { ...WRITE, idempotentHint: true, destructiveHint: true }, mcp: false,
+    input: RecurringCostIdInput, output: RecurringCostResponse, access: financials('write'), cost: 'write', annotations: { ...WRITE, idempotentHint: true, destructiveHint: true }, beyondSpec: AGENT_PARITY,
     rest: { method: 'DELETE', path: '/recurring-costs/:id', status: 200, feature: 'restWrite' },
     run: (ctx, input) => deactivateRecurringCost(ctx.deps, ctx.principal!, input.id),
   }),

@@ -1,4 +1,4 @@
-// Recurring costs the company records (rent, leases, insurance, wages): REST only, read by the
+// Recurring costs the company records (rent, leases, insurance, wages): read by the
 // forecast and by GET /financials (cash out). Removing one deactivates it: its past dates still
 // happened and stay in past cash flow; from the day after, it no longer falls due.
 import type postgres from 'postgres'

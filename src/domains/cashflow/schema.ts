@@ -11,7 +11,7 @@ export const FREQUENCIES = ['weekly', 'fortnightly', 'monthly', 'quarterly', 'ye
 
 const Money = (description: string) => Dollars({ description: `${description} (AUD dollars)` })
 
-// ---- recurring costs (REST only)
+// ---- recurring costs
 
 export const RecurringCostSchema = Type.Object({
   id: Type.String(),

@@ -1,4 +1,4 @@
-import { defineOperation } from '../../core/operation.js'
+import { defineOperation, AGENT_PARITY } from '../../core/operation.js'
 import { READ } from '../../core/annotations.js'
 import { ClientListResponse, ListClientsInput } from './schema.js'
 import { listClients } from './service.js'
@@ -25,7 +25,7 @@ export const clientOperations = [
     output: ClientListResponse,
     access: { scope: 'clients', permission: 'read' },
     cost: 'read',
-    mcp: false,
+    beyondSpec: AGENT_PARITY,
     annotations: READ,
     rest: { method: 'GET', path: '/clients' },
     run: (ctx, input) => listClients(ctx.deps, ctx.principal!, input, 'completed_job'),

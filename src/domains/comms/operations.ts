@@ -1,4 +1,4 @@
-import { defineOperation } from '../../core/operation.js'
+import { defineOperation, AGENT_PARITY } from '../../core/operation.js'
 import { READ, SEND } from '../../core/annotations.js'
 import { listOptOuts } from './opt-outs.js'
 import { ListMessagesInput, ListOptOutsInput, MessageListResponse, OptOutListResponse, SendEmailInput, SendResponse, SendSmsInput } from './schema.js'
@@ -49,7 +49,7 @@ export const commsOperations = [
   }),
 ]
 
-/** REST-only: the Spam Act opt-out register (the spec's tool set is fixed). */
+/** The Spam Act opt-out register: a REST route and a tool (AGENT_PARITY). */
 export const commsManagement = [
   defineOperation({
     name: 'comms.opt_outs',
@@ -61,7 +61,7 @@ export const commsManagement = [
     access: clients('read'),
     cost: 'read',
     annotations: READ,
-    mcp: false,
+    beyondSpec: AGENT_PARITY,
     rest: { method: 'GET', path: '/comms/opt-outs' },
     run: (ctx, input) => listOptOuts(ctx.deps, ctx.principal!, input),
   }),

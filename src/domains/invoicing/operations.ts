@@ -1,4 +1,4 @@
-import { defineOperation } from '../../core/operation.js'
+import { defineOperation, AGENT_PARITY } from '../../core/operation.js'
 import { READ, SEND, WRITE } from '../../core/annotations.js'
 import { EmptyInput } from '../../core/schema-helpers.js'
 import { creditNote, recordManualPayment, sendInvoice, voidInvoice } from './adjust.js'
@@ -41,6 +41,7 @@ export const invoicingTools = [
     access: financials('write'),
     cost: 'write',
     annotations: SEND,
+    rest: { method: 'POST', path: '/invoices/chase', feature: 'restWrite' },
     run: (ctx, input) => chaseInvoices(ctx.deps, ctx.principal!, input),
   }),
   defineOperation({
@@ -58,60 +59,60 @@ export const invoicingTools = [
   }),
 ]
 
-/** REST-only invoice management (the spec's tool set is fixed; see docs/decisions.md). */
+/** Invoice management: REST routes and, beyond the spec's tool list, tools (AGENT_PARITY). */
 export const invoiceManagement = [
   defineOperation({
     name: 'invoicing.list', domain: 'invoicing', title: 'List invoices',
     description: 'Invoices and credit notes newest first, with lines, GST, amount paid and balance. Filter by status (Overdue: past due, not fully paid), kind or job_id.',
-    input: ListInvoicesInput, output: InvoiceListResponse, access: financials('read'), cost: 'read', annotations: READ, mcp: false,
+    input: ListInvoicesInput, output: InvoiceListResponse, access: financials('read'), cost: 'read', annotations: READ, beyondSpec: AGENT_PARITY,
     rest: { method: 'GET', path: '/invoices' },
     run: (ctx, input) => listInvoices(ctx.deps, ctx.principal!, input),
   }),
   defineOperation({
     name: 'invoicing.get', domain: 'invoicing', title: 'Get an invoice', description: 'One invoice or credit note by id.',
-    input: InvoiceIdInput, output: InvoiceResponse, access: financials('read'), cost: 'read', annotations: READ, mcp: false,
+    input: InvoiceIdInput, output: InvoiceResponse, access: financials('read'), cost: 'read', annotations: READ, beyondSpec: AGENT_PARITY,
     rest: { method: 'GET', path: '/invoices/:id' },
     run: (ctx, input) => getInvoice(ctx.deps, ctx.principal!, input.id),
   }),
   defineOperation({
     name: 'invoicing.send', domain: 'invoicing', title: 'Send an invoice',
     description: 'Email the invoice with its PDF attached (send_email, default true) and/or text its link (send_sms). A Draft becomes Sent; emits invoice.sent.',
-    input: SendInvoiceInput, output: SendInvoiceResponse, access: financials('write'), cost: 'write', annotations: SEND, mcp: false,
+    input: SendInvoiceInput, output: SendInvoiceResponse, access: financials('write'), cost: 'write', annotations: SEND, beyondSpec: AGENT_PARITY,
     rest: { method: 'POST', path: '/invoices/:id/send', status: 200, feature: 'restWrite' },
     run: (ctx, input) => sendInvoice(ctx.deps, ctx.principal!, input),
   }),
   defineOperation({
     name: 'invoicing.void', domain: 'invoicing', title: 'Void an invoice',
     description: 'Void an invoice nothing has been paid on (a sent invoice is never edited or deleted). Generate a new one to reissue it.',
-    input: VoidInvoiceInput, output: InvoiceResponse, access: financials('write'), cost: 'write', annotations: WRITE, mcp: false,
+    input: VoidInvoiceInput, output: InvoiceResponse, access: financials('write'), cost: 'write', annotations: WRITE, beyondSpec: AGENT_PARITY,
     rest: { method: 'POST', path: '/invoices/:id/void', status: 200, feature: 'restWrite' },
     run: (ctx, input) => voidInvoice(ctx.deps, ctx.principal!, input),
   }),
   defineOperation({
     name: 'invoicing.credit_note', domain: 'invoicing', title: 'Issue a credit note',
     description: 'Reduce an invoice by an amount incl. GST with an adjustment note (CN-00001), at most its balance.',
-    input: CreditNoteInput, output: CreditNoteResponse, access: financials('write'), cost: 'write', annotations: WRITE, mcp: false,
+    input: CreditNoteInput, output: CreditNoteResponse, access: financials('write'), cost: 'write', annotations: WRITE, beyondSpec: AGENT_PARITY,
     rest: { method: 'POST', path: '/invoices/:id/credit-notes', status: 201, feature: 'restWrite' },
     run: (ctx, input) => creditNote(ctx.deps, ctx.principal!, input),
   }),
   defineOperation({
     name: 'invoicing.record_payment', domain: 'invoicing', title: 'Record a payment',
     description: 'Record money received outside the payment processor (bank transfer, cash, cheque), at most the balance. The same reference twice records one payment. Emits payment.received.',
-    input: RecordPaymentInput, output: RecordPaymentResponse, access: financials('write'), cost: 'write', annotations: WRITE, mcp: false,
+    input: RecordPaymentInput, output: RecordPaymentResponse, access: financials('write'), cost: 'write', annotations: WRITE, beyondSpec: AGENT_PARITY,
     rest: { method: 'POST', path: '/invoices/:id/payments', status: 201, feature: 'restWrite' },
     run: (ctx, input) => recordManualPayment(ctx.deps, ctx.principal!, input),
   }),
   defineOperation({
     name: 'invoicing.settings', domain: 'invoicing', title: 'Invoicing settings',
     description: 'Payment terms, default deposit, card surcharge and its cap, state, and bank-transfer instructions.',
-    input: EmptyInput, output: InvoicingSettingsResponse, access: financials('read'), cost: 'read', annotations: READ, mcp: false,
+    input: EmptyInput, output: InvoicingSettingsResponse, access: financials('read'), cost: 'read', annotations: READ, beyondSpec: AGENT_PARITY,
     rest: { method: 'GET', path: '/settings/invoicing' },
     run: (ctx) => getSettings(ctx.deps, ctx.principal!),
   }),
   defineOperation({
     name: 'invoicing.update_settings', domain: 'invoicing', title: 'Change invoicing settings',
     description: 'Change payment terms, the default deposit for new quotes, the card surcharge (never above the stated cost of card acceptance), state or payment instructions. Only what you give changes.',
-    input: UpdateInvoicingSettingsInput, output: InvoicingSettingsResponse, access: financials('admin'), cost: 'write', annotations: WRITE, mcp: false,
+    input: UpdateInvoicingSettingsInput, output: InvoicingSettingsResponse, access: financials('admin'), cost: 'write', annotations: WRITE, beyondSpec: AGENT_PARITY,
     rest: { method: 'PATCH', path: '/settings/invoicing', status: 200, feature: 'restWrite' },
     run: (ctx, input) => updateSettings(ctx.deps, ctx.principal!, input),
   }),

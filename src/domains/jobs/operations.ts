@@ -35,6 +35,7 @@ export const jobOperations = [
     access: write,
     cost: 'write',
     annotations: WRITE,
+    rest: { method: 'POST', path: '/jobs', status: 201, feature: 'restWrite' },
     run: (ctx, input) => createJob(ctx.deps, ctx.principal!, input),
   }),
   defineOperation({
@@ -47,6 +48,7 @@ export const jobOperations = [
     access: write,
     cost: 'write',
     annotations: WRITE,
+    rest: { method: 'PATCH', path: '/jobs/:job_id', feature: 'restWrite' },
     run: (ctx, input) => updateJob(ctx.deps, ctx.principal!, input),
   }),
   defineOperation({
@@ -59,6 +61,7 @@ export const jobOperations = [
     access: write,
     cost: 'write',
     annotations: WRITE,
+    rest: { method: 'POST', path: '/jobs/:job_id/complete', feature: 'restWrite' },
     run: (ctx, input) => completeJob(ctx.deps, ctx.principal!, input),
   }),
   defineOperation({
@@ -71,6 +74,7 @@ export const jobOperations = [
     access: write,
     cost: 'write',
     annotations: SEND,
+    rest: { method: 'POST', path: '/jobs/:job_id/eta', feature: 'restWrite' },
     run: (ctx, input) => sendEta(ctx.deps, ctx.principal!, input),
   }),
   defineOperation({

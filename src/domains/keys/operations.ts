@@ -1,4 +1,4 @@
-import { defineOperation } from '../../core/operation.js'
+import { defineOperation, AGENT_PARITY } from '../../core/operation.js'
 import { READ, WRITE } from '../../core/annotations.js'
 import { EmptyInput } from '../../core/schema-helpers.js'
 import { CreateKeyInput, CreateKeyResponse, KeyIdInput, KeyListResponse, RevokeKeyResponse } from './schema.js'
@@ -14,7 +14,7 @@ export const keyOperations = [
     output: KeyListResponse,
     access: { permission: 'admin' },
     cost: 'free',
-    mcp: false,
+    beyondSpec: AGENT_PARITY,
     annotations: READ,
     rest: { method: 'GET', path: '/keys' },
     run: (ctx) => listKeys(ctx.deps, ctx.principal!),
@@ -28,7 +28,7 @@ export const keyOperations = [
     output: CreateKeyResponse,
     access: { permission: 'admin' },
     cost: 'free',
-    mcp: false,
+    beyondSpec: AGENT_PARITY,
     annotations: WRITE,
     rest: { method: 'POST', path: '/keys', status: 201 },
     run: (ctx, input) => createKey(ctx.deps, ctx.principal!, input),
@@ -42,7 +42,7 @@ export const keyOperations = [
     output: RevokeKeyResponse,
     access: { permission: 'admin' },
     cost: 'free',
-    mcp: false,
+    beyondSpec: AGENT_PARITY,
     annotations: { ...WRITE, idempotentHint: true, destructiveHint: true },
     rest: { method: 'DELETE', path: '/keys/:id' },
     run: (ctx, input) => revokeKey(ctx.deps, ctx.principal!, input.id),

@@ -40,6 +40,7 @@ export const leadOperations = [
     access: { scope: 'leads', permission: 'write' },
     cost: 'write',
     annotations: { ...WRITE, idempotentHint: true },
+    rest: { method: 'PATCH', path: '/leads/:lead_id', feature: 'restWrite' },
     run: (ctx, input) => updateLead(ctx.deps, ctx.principal!, input),
   }),
 ]

@@ -1,8 +1,8 @@
-// The company's own settings an agent may change after onboarding (REST only): its time zone, in
+// The company's own settings an agent may change after onboarding: its time zone, in
 // which reminders' local times are read and shown, and its state or territory, whose public
 // holidays decide the next business day (workflows.schedule_job, workflows.process_lead).
 import Type from 'typebox'
-import { defineOperation } from '../../core/operation.js'
+import { defineOperation, AGENT_PARITY } from '../../core/operation.js'
 import { READ, WRITE } from '../../core/annotations.js'
 import { validationError } from '../../core/errors.js'
 import { EmptyInput, Nullable, StringEnum } from '../../core/schema-helpers.js'
@@ -35,7 +35,7 @@ export const companySettingsOperations = [
   defineOperation({
     name: 'onboarding.company_settings', domain: 'onboarding', title: 'Company settings',
     description: `The company's settings: its time zone (${DEFAULT_TIME_ZONE} unless changed) and its state or territory (null until set).`,
-    input: EmptyInput, output: CompanySettingsResponse, access: { permission: 'read' }, cost: 'read', annotations: READ, mcp: false,
+    input: EmptyInput, output: CompanySettingsResponse, access: { permission: 'read' }, cost: 'read', annotations: READ, beyondSpec: AGENT_PARITY,
     rest: { method: 'GET', path: '/settings/company' },
     run: async (ctx) => {
       const [row] = await withTenant(ctx.deps.db, ctx.principal!.companyId, findCompanySettings)
@@ -45,7 +45,7 @@ export const companySettingsOperations = [
   defineOperation({
     name: 'onboarding.update_company_settings', domain: 'onboarding', title: 'Change company settings',
     description: "Change the company's time zone (one of Australia's IANA zones) and/or its state or territory (whose public holidays scheduling by business day skips). Reminders keep their instant; their local times are shown in the new zone.",
-    input: UpdateCompanySettingsInput, output: CompanySettingsResponse, access: { permission: 'admin' }, cost: 'write', annotations: { ...WRITE, idempotentHint: true }, mcp: false,
+    input: UpdateCompanySettingsInput, output: CompanySettingsResponse, access: { permission: 'admin' }, cost: 'write', annotations: { ...WRITE, idempotentHint: true }, beyondSpec: AGENT_PARITY,
     rest: { method: 'PATCH', path: '/settings/company', status: 200, feature: 'restWrite' },
     run: async (ctx, input) => {
       const changes: Record<string, unknown> = {}

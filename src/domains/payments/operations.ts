@@ -1,4 +1,4 @@
-import { defineOperation } from '../../core/operation.js'
+import { defineOperation, AGENT_PARITY } from '../../core/operation.js'
 import { EmptyInput } from '../../core/schema-helpers.js'
 import { READ, SEND, WRITE } from '../../core/annotations.js'
 import { connectPaymentAccount, getPaymentAccount } from './account.js'
@@ -17,6 +17,7 @@ export const paymentOperations = [
     access: { scope: 'financials', permission: 'write' },
     cost: 'write',
     annotations: SEND,
+    rest: { method: 'POST', path: '/jobs/:job_id/payment-link', feature: 'restWrite' },
     run: (ctx, input) => sendPaymentLink(ctx.deps, ctx.principal!, input),
   }),
   defineOperation({
@@ -29,7 +30,7 @@ export const paymentOperations = [
     access: { scope: 'financials', permission: 'read' },
     cost: 'read',
     annotations: READ,
-    mcp: false,
+    beyondSpec: AGENT_PARITY,
     rest: { method: 'GET', path: '/payments/account' },
     run: (ctx) => getPaymentAccount(ctx.deps, ctx.principal!),
   }),
@@ -43,7 +44,7 @@ export const paymentOperations = [
     access: { scope: 'financials', permission: 'admin' },
     cost: 'write',
     annotations: WRITE,
-    mcp: false,
+    beyondSpec: AGENT_PARITY,
     rest: { method: 'POST', path: '/payments/account', feature: 'restWrite' },
     run: (ctx) => connectPaymentAccount(ctx.deps, ctx.principal!),
   }),

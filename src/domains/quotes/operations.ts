@@ -27,6 +27,7 @@ export const quoteOperations = [
     access: { scope: 'quotes', permission: 'write' },
     cost: 'write',
     annotations: WRITE,
+    rest: { method: 'POST', path: '/quotes', status: 201, feature: 'restWrite' },
     run: (ctx, input) => createQuote(ctx.deps, ctx.principal!, input),
   }),
   defineOperation({
@@ -39,6 +40,7 @@ export const quoteOperations = [
     access: { scope: 'quotes', permission: 'write' },
     cost: 'write',
     annotations: WRITE,
+    rest: { method: 'PATCH', path: '/quotes/:quote_id', feature: 'restWrite' },
     run: (ctx, input) => updateQuote(ctx.deps, ctx.principal!, input),
   }),
   defineOperation({
@@ -51,6 +53,7 @@ export const quoteOperations = [
     access: { scope: 'quotes', permission: 'write' },
     cost: 'write',
     annotations: SEND,
+    rest: { method: 'POST', path: '/quotes/:quote_id/send', feature: 'restWrite' },
     run: (ctx, input) => sendQuote(ctx.deps, ctx.principal!, input),
   }),
 ]

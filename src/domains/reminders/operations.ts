@@ -1,4 +1,4 @@
-import { defineOperation } from '../../core/operation.js'
+import { defineOperation, AGENT_PARITY } from '../../core/operation.js'
 import { READ, WRITE } from '../../core/annotations.js'
 import { CreateReminderInput, ListRemindersInput, ReminderListResponse, ReminderResponse, UpdateReminderInput } from './schema.js'
 import { createReminder, listReminders, updateReminder } from './service.js'
@@ -42,7 +42,7 @@ export const reminderOperations = [
     access: { scope: 'leads', permission: 'write' },
     cost: 'write',
     annotations: { ...WRITE, idempotentHint: true },
-    mcp: false,
+    beyondSpec: AGENT_PARITY,
     rest: { method: 'PATCH', path: '/reminders/:id', status: 200, feature: 'restWrite' },
     run: (ctx, input) => updateReminder(ctx.deps, ctx.principal!, input),
   }),

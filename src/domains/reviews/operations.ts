@@ -1,4 +1,4 @@
-import { defineOperation } from '../../core/operation.js'
+import { defineOperation, AGENT_PARITY } from '../../core/operation.js'
 import { READ, SEND, WRITE } from '../../core/annotations.js'
 import { EmptyInput } from '../../core/schema-helpers.js'
 import { RequestReviewInput, RequestReviewResponse, ReviewPlatformsResponse, UpdateReviewSettingsInput } from './schema.js'
@@ -37,7 +37,7 @@ export const reviewOperations = [
   defineOperation({
     name: 'reviews.settings', domain: 'reviews', title: 'Review settings',
     description: 'The review link per platform and the default platform (the same as reviews.platforms).',
-    input: EmptyInput, output: ReviewPlatformsResponse, access: { scope: 'jobs', permission: 'read' }, cost: 'read', annotations: READ, mcp: false,
+    input: EmptyInput, output: ReviewPlatformsResponse, access: { scope: 'jobs', permission: 'read' }, cost: 'read', annotations: READ, beyondSpec: AGENT_PARITY,
     rest: { method: 'GET', path: '/settings/reviews' },
     run: (ctx) => getReviewPlatforms(ctx.deps, ctx.principal!),
   }),
@@ -45,7 +45,7 @@ export const reviewOperations = [
     name: 'reviews.update_settings', domain: 'reviews', title: 'Change review settings',
     description: 'Set or remove (null) review links per platform (https URLs) and choose the default platform. Only what you give changes.',
     input: UpdateReviewSettingsInput, output: ReviewPlatformsResponse, access: { scope: 'jobs', permission: 'admin' }, cost: 'write',
-    annotations: { ...WRITE, idempotentHint: true }, mcp: false,
+    annotations: { ...WRITE, idempotentHint: true }, beyondSpec: AGENT_PARITY,
     rest: { method: 'PATCH', path: '/settings/reviews', status: 200, feature: 'restWrite' },
     run: (ctx, input) => updateReviewSettings(ctx.deps, ctx.principal!, input),
   }),

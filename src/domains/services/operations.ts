@@ -14,6 +14,7 @@ export const serviceOperations = [
     access: { scope: 'quotes', permission: 'read' },
     cost: 'read',
     annotations: READ,
+    rest: { method: 'GET', path: '/services' },
     run: (ctx, input) => listServices(ctx.deps, ctx.principal!, input),
   }),
   defineOperation({
@@ -26,6 +27,7 @@ export const serviceOperations = [
     access: { scope: 'quotes', permission: 'write' },
     cost: 'write',
     annotations: WRITE,
+    rest: { method: 'POST', path: '/services', status: 201, feature: 'restWrite' },
     run: (ctx, input) => createService(ctx.deps, ctx.principal!, input),
   }),
   defineOperation({
@@ -38,6 +40,7 @@ export const serviceOperations = [
     access: { scope: 'quotes', permission: 'write' },
     cost: 'write',
     annotations: { ...WRITE, idempotentHint: true },
+    rest: { method: 'PATCH', path: '/services/:service_id', feature: 'restWrite' },
     run: (ctx, input) => updateService(ctx.deps, ctx.principal!, input),
   }),
 ]

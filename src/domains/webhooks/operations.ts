@@ -1,4 +1,4 @@
-import { defineOperation } from '../../core/operation.js'
+import { defineOperation, AGENT_PARITY } from '../../core/operation.js'
 import { READ, WRITE } from '../../core/annotations.js'
 import { listDeliveries, listSubscriptions, recover, redeliver, rotateSecret, subscribe, unsubscribe } from './service.js'
 import {
@@ -33,28 +33,28 @@ export const webhookOperations = [
     run: (ctx, input) => listSubscriptions(ctx.deps, ctx.principal!, input),
   }),
   defineOperation({
-    name: 'webhooks.rotate_secret', domain: 'webhooks', title: 'Rotate a webhook secret', mcp: false,
+    name: 'webhooks.rotate_secret', domain: 'webhooks', title: 'Rotate a webhook secret', beyondSpec: AGENT_PARITY,
     description: 'A new signing secret, shown once; for 24 hours deliveries carry signatures with both the new and the old secret.',
     input: SubscriptionIdInput, output: RotateResponse, access: admin, cost: 'write', annotations: WRITE,
     rest: { method: 'POST', path: '/webhooks/:id/rotate-secret', status: 200 },
     run: (ctx, input) => rotateSecret(ctx.deps, ctx.principal!, input.id),
   }),
   defineOperation({
-    name: 'webhooks.deliveries', domain: 'webhooks', title: 'Webhook deliveries', mcp: false,
+    name: 'webhooks.deliveries', domain: 'webhooks', title: 'Webhook deliveries', beyondSpec: AGENT_PARITY,
     description: "A subscription's deliveries, newest first, each with every attempt (status code, latency, first 1 KB of the answer, error).",
     input: ListDeliveriesInput, output: ListDeliveriesResponse, access: reader, cost: 'read', annotations: READ,
     rest: { method: 'GET', path: '/webhooks/:id/deliveries' },
     run: (ctx, input) => listDeliveries(ctx.deps, ctx.principal!, input),
   }),
   defineOperation({
-    name: 'webhooks.redeliver', domain: 'webhooks', title: 'Redeliver a webhook', mcp: false,
+    name: 'webhooks.redeliver', domain: 'webhooks', title: 'Redeliver a webhook', beyondSpec: AGENT_PARITY,
     description: 'Send one delivery again (same webhook-id, so receivers can tell), with the retry schedule.',
     input: RedeliverInput, output: RedeliverResponse, access: admin, cost: 'write', annotations: WRITE,
     rest: { method: 'POST', path: '/webhooks/deliveries/:id/redeliver', status: 202 },
     run: (ctx, input) => redeliver(ctx.deps, ctx.principal!, input.id),
   }),
   defineOperation({
-    name: 'webhooks.recover', domain: 'webhooks', title: 'Recover failed webhooks', mcp: false,
+    name: 'webhooks.recover', domain: 'webhooks', title: 'Recover failed webhooks', beyondSpec: AGENT_PARITY,
     description: 'Redeliver every failed delivery of a subscription created since a time (up to 1,000).',
     input: RecoverInput, output: RecoverResponse, access: admin, cost: 'write', annotations: WRITE,
     rest: { method: 'POST', path: '/webhooks/:id/recover', status: 202 },

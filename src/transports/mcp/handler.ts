@@ -3,6 +3,7 @@
 import type { Deps } from '../../core/deps.js'
 import type { Principal } from '../../core/access.js'
 import type { Registry } from '../../core/registry.js'
+import { errorInTransport } from '../../core/next-step.js'
 import { AppError, fromDatabaseOutage } from '../../core/errors.js'
 import { authorize, countApiCall } from '../../core/auth.js'
 import { execute, isAccessError } from '../../core/execute.js'
@@ -196,7 +197,8 @@ async function callTool(ctx: McpCallContext, params: Record<string, unknown>) {
       structuredContent: result.output,
       ...(result.replayed ? { _meta: { idempotent_replayed: true } } : {}),
     }
-  } catch (error) {
+  } catch (thrown) {
+    const error = errorInTransport(thrown, 'mcp', ctx.registry)
     // A missing key or plan flag fails the request; a used-up quota, like every other failure, is the tool's own result.
     if (isAccessError(error) && (error as AppError).code !== 'rate_limited') throw rpcErrorFromApp(error as AppError)
     if (error instanceof AppError) return toolError(error.body())

@@ -1,6 +1,6 @@
 // workflows.search_ads_pipeline: leads by source and campaign over a lookback window, how far they
 // got (quoted, won jobs, invoiced), and what the ads cost per lead and per won job, from the ad
-// spend the company records (ad_spend, REST only: POST|GET /ad-spend). Leads have no campaign
+// spend the company records (ad_spend: POST|GET /ad-spend or workflows.record_ad_spend / list_ad_spend). Leads have no campaign
 // field (the spec's Lead): a lead's source is read as "<source>:<campaign>" (google_ads:spring-promo),
 // both lower-cased; a source without a colon has no campaign. All money is integer cents in SQL;
 // dollars only in the answer.

@@ -1,8 +1,8 @@
-// workflows.search_ads_pipeline, and the REST-only ad spend record it reports from
+// workflows.search_ads_pipeline, and the ad spend record it reports from
 // (POST|GET /ad-spend). The input schema is the spec's, unchanged from when it was a planned tool.
 import Type from 'typebox'
 import { READ, WRITE } from '../../../core/annotations.js'
-import { defineOperation } from '../../../core/operation.js'
+import { defineOperation, AGENT_PARITY } from '../../../core/operation.js'
 import { Dollars } from '../../../core/schema-helpers.js'
 import { closed } from '../../shared-schema.js'
 import {
@@ -34,14 +34,14 @@ const reportingOperations = [
     name: 'workflows.record_ad_spend', domain, title: 'Record ad spend',
     description:
       'Record what the company spent on ads for a lead source (and campaign) over a period, for workflows.search_ads_pipeline. A period that straddles a report\'s window counts for the days they share.',
-    input: RecordAdSpendInput, output: AdSpendResponse, access: financials('write'), cost: 'write', annotations: WRITE, mcp: false,
+    input: RecordAdSpendInput, output: AdSpendResponse, access: financials('write'), cost: 'write', annotations: WRITE, beyondSpec: AGENT_PARITY,
     rest: { method: 'POST', path: '/ad-spend', status: 201, feature: 'restWrite' },
     run: (ctx, input) => recordAdSpend(ctx.deps, ctx.principal!, input),
   }),
   defineOperation({
     name: 'workflows.list_ad_spend', domain, title: 'List ad spend',
     description: 'The ad spend the company recorded, latest periods first; filter by source and by the days a period touches.',
-    input: ListAdSpendInput, output: AdSpendListResponse, access: financials('read'), cost: 'read', annotations: READ, mcp: false,
+    input: ListAdSpendInput, output: AdSpendListResponse, access: financials('read'), cost: 'read', annotations: READ, beyondSpec: AGENT_PARITY,
     rest: { method: 'GET', path: '/ad-spend' },
     run: (ctx, input) => listAdSpend(ctx.deps, ctx.principal!, input),
   }),
