@@ -147,8 +147,8 @@ export const DashboardResponse = Type.Object({
   time_zone: Type.String({ description: 'The company time zone its dates are in' }),
   today: Type.String({ format: 'date', description: 'Local date today' }),
   tomorrow: Type.String({ format: 'date', description: 'Local date tomorrow' }),
-  jobs_today: Type.Array(DashJob, { description: 'Jobs booked on the local date today (not Cancelled), earliest first' }),
-  jobs_tomorrow: Type.Array(DashJob, { description: 'Jobs booked tomorrow (not Cancelled), earliest first' }),
+  jobs_today: Type.Array(DashJob, { description: 'Jobs booked on the local date today (not Cancelled, nor completed on an earlier day), earliest first' }),
+  jobs_tomorrow: Type.Array(DashJob, { description: 'Jobs booked tomorrow (not Cancelled, nor completed already), earliest first' }),
   overdue_invoices: Type.Object({
     count: Count('Overdue invoices'),
     total: Money('Owed on them'),

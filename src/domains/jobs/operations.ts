@@ -55,7 +55,7 @@ export const jobOperations = [
     name: 'jobs.complete',
     domain: 'jobs',
     title: 'Complete a job',
-    description: "Mark a job Completed (job_id required), optionally with the client's satisfaction rating (1-5), completion notes, a final amount and a review request. A Completed job can be invoiced.",
+    description: "Mark a job Completed (job_id required), optionally with the client's satisfaction rating (1-5), completion notes, a final amount and a review request. A Completed job can be invoiced. Completing before the scheduled date is allowed; the result's warnings say so, and the job then counts on the day it was done.",
     input: CompleteJobInput,
     output: CompleteJobResponse,
     access: write,

@@ -141,6 +141,7 @@ export const JobListResponse = Type.Object({ jobs: Type.Array(JobSchema), ...Pag
 export const CompleteJobResponse = Type.Object({
   job: JobSchema,
   review_request: Nullable(CompletionReviewOutcome),
+  warnings: Type.Array(Type.String(), { description: 'What the caller should know about this completion, e.g. that it came before the scheduled date; empty when nothing' }),
 })
 export const SendEtaResponse = Type.Object({
   job: JobSchema,

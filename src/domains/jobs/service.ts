@@ -14,7 +14,8 @@ import type { StartAfterCommit } from '../../temporal/outbox.js'
 import { prepareReviewRequest, presentRequest } from '../reviews/request.js'
 import { findLead } from '../leads/queries.js'
 import { findQuote, lineItemsFor } from '../quotes/queries.js'
-import { companyToday } from '../../core/company-time.js'
+import { companyTimeZone, companyToday } from '../../core/company-time.js'
+import { localDate } from '../../core/zoned-time.js'
 import {
   findFinalInvoiceNumber, findJob, insertJob, insertJobCost, insertJobExtras, listJobRows, presentJob,
   updateJobCompleted, updateJobRow, updateQuoteInvoicesJob, type JobRow, type NewJobExtra,
@@ -149,8 +150,22 @@ export async function completeJob(deps: Deps, principal: Principal, input: Stati
     await emit({ companyId: principal.companyId, type: 'job.completion_recorded', entityType: 'job', entityId: input.job_id, payload: completion, at: now })
     const job = await loadJob(tx, input.job_id, now)
     await jobEvents(emit, principal.companyId, job, before, now)
-    return { job, review_request: review }
+    return { job, review_request: review, warnings: await completedEarly(tx, before.scheduled_date, now) }
   })
+}
+
+/**
+ * Completing a job before its booked (local) day is allowed, it happens, but the caller is told:
+ * the job now counts as done today, and leaves that day's list on the dashboard.
+ */
+async function completedEarly(tx: postgres.TransactionSql, scheduled: Date | null, now: Date): Promise<string[]> {
+  if (!scheduled) return []
+  const timeZone = await companyTimeZone(tx)
+  const booked = localDate(scheduled, timeZone)
+  const today = localDate(now, timeZone)
+  return booked > today
+    ? [`Completed on ${today}, before its scheduled date ${booked} (${timeZone}): it counts as completed today and no longer appears among ${booked}'s jobs.`]
+    : []
 }
 
 /**

@@ -4,12 +4,12 @@
 import type postgres from 'postgres'
 import { overdueCondition } from '../../invoicing/queries.js'
 
-export interface DashboardJobRow { id: string; title: string; status: string; scheduled_date: Date; technician: string | null; address: string | null; client_name: string; client_phone: string | null; amount_cents: string | null }
+export interface DashboardJobRow { id: string; title: string; status: string; scheduled_date: Date; completed_at: Date | null; technician: string | null; address: string | null; client_name: string; client_phone: string | null; amount_cents: string | null }
 
 /** Jobs (not cancelled) scheduled in [start, end), with their client. */
 export async function listJobsBetween(tx: postgres.TransactionSql, start: Date, end: Date): Promise<DashboardJobRow[]> {
   const rows = await tx<DashboardJobRow[]>`
-    select j.id, j.title, j.status, j.scheduled_date, j.technician, j.address, l.name as client_name, l.phone as client_phone, j.amount_cents
+    select j.id, j.title, j.status, j.scheduled_date, j.completed_at, j.technician, j.address, l.name as client_name, l.phone as client_phone, j.amount_cents
     from jobs j join leads l on l.id = j.lead_id
     where j.scheduled_date >= ${start} and j.scheduled_date < ${end} and j.status <> 'Cancelled'
     order by j.scheduled_date, j.id limit 200`
