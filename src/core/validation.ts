@@ -1,4 +1,5 @@
 // Input validation with TypeBox, turning its errors into the spec's validation_error messages.
+import { didYouMean, knownFieldsAt } from './closest-field.js'
 import type { TSchema } from 'typebox'
 import { Compile, type Validator } from 'typebox/compile'
 import { validationError } from './errors.js'
@@ -22,7 +23,8 @@ export function describeErrors(schema: TSchema, value: unknown): string[] {
     const field = e.instancePath.replace(/^\//, '').replace(/\//g, '.')
     if (e.keyword === 'additionalProperties') {
       const names = (e.params as { additionalProperties?: string[] }).additionalProperties ?? []
-      for (const n of names) out.add(`${field ? field + '.' : ''}${n}: is not a known field`)
+      const known = knownFieldsAt(schema, e.instancePath)
+      for (const n of names) out.add(`${field ? field + '.' : ''}${n}: is not a known field${didYouMean(n, known)}`)
       continue
     }
     if (e.keyword === 'required') {
