@@ -149,9 +149,17 @@ function expectedFinancials(h: History, rows: ReturnType<typeof concrete>) {
   const jobCosts = sum(h.leads.flatMap((l) => l.jobs.flatMap((j) => (j.cost && inWindow(new Date(NOW.getTime() - j.cost.minutesAgo * MIN)) ? [j.cost.cents] : []))))
   const recurring = sum(rows.costs.map((c) => occurrences(c, from, rows.today)))
   const revenue = sum(pays.map((p) => p.cents))
+  // GST in a payment: its invoice's share (cents x GST / total), half up, by exact remainder.
+  const share = (c: number, gst: number, total: number) => {
+    if (total === 0) return 0
+    const num = BigInt(c) * BigInt(gst)
+    return Number(num / BigInt(total) + (2n * (num % BigInt(total)) >= BigInt(total) ? 1n : 0n))
+  }
+  const gstCollected = sum(rows.invoices.flatMap((i) => i.payments.filter((p) => inWindow(p.at)).map((p) => share(p.cents, Math.round(i.total / 11), i.total))))
+  const creditedGst = sum(rows.invoices.flatMap((i) => (i.credit && !i.credit.voided && i.credit.issue >= from && i.credit.issue <= rows.today ? [Math.round(i.credit.cents / 11)] : [])))
   const cashIn = revenue + sum(pays.map((p) => p.surcharge + p.excess))
   return {
-    from, revenue, payments_received: pays.length,
+    from, revenue, gst_collected: gstCollected, revenue_ex_gst: revenue - gstCollected, credited_gst: creditedGst, payments_received: pays.length,
     invoiced: sum(issued.map((i) => i.total)), invoices_issued: issued.length, credited: sum(credits), credit_notes_issued: credits.length,
     outstanding: sum(open.map(balance)), outstanding_count: open.length, overdue: sum(overdue.map(balance)), overdue_count: overdue.length,
     unsent_drafts: sum(rows.invoices.filter((i) => i.status === 'Draft').map((i) => i.total)), unsent_draft_count: rows.invoices.filter((i) => i.status === 'Draft').length,
@@ -279,7 +287,7 @@ describe('financials and analytics over random histories', () => {
         expect(res.status).toBe(200)
         const f = res.body
         expect({
-          from: f.period.from, revenue: cents(f.revenue), payments_received: f.payments_received, invoiced: cents(f.invoiced), invoices_issued: f.invoices_issued,
+          from: f.period.from, revenue: cents(f.revenue), gst_collected: cents(f.gst_collected), revenue_ex_gst: cents(f.revenue_ex_gst), credited_gst: cents(f.credited_gst), payments_received: f.payments_received, invoiced: cents(f.invoiced), invoices_issued: f.invoices_issued,
           credited: cents(f.credited), credit_notes_issued: f.credit_notes_issued, outstanding: cents(f.outstanding), outstanding_count: f.outstanding_count,
           overdue: cents(f.overdue), overdue_count: f.overdue_count, unsent_drafts: cents(f.unsent_drafts), unsent_draft_count: f.unsent_draft_count,
           invoices_paid: f.invoices_paid, average_days_to_pay: f.average_days_to_pay, cash_in: cents(f.cash_flow.in), cash_out: cents(f.cash_flow.out),

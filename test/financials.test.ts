@@ -146,7 +146,10 @@ describe('GET /api/v1/financials', () => {
   it('every returned figure is in the OpenAPI 200 schema, each with a description', async () => {
     const doc = (await app.call('GET', '/api/v1/openapi.json')).body
     const op = doc.paths['/financials'].get
-    expect(op.parameters).toEqual([expect.objectContaining({ name: 'days', in: 'query', required: false, schema: expect.objectContaining({ type: 'integer', default: 30 }) })])
+    expect(op.parameters).toEqual([
+      expect.objectContaining({ name: 'days', in: 'query', required: false, schema: expect.objectContaining({ type: 'integer', default: 30 }) }),
+      expect.objectContaining({ name: 'period', in: 'query', required: false, schema: expect.objectContaining({ enum: ['this_month', 'last_month', 'this_quarter', 'this_fy'] }) }),
+    ])
     const schema = op.responses['200'].content['application/json'].schema
     const body = (await rest(a, 'GET', '/financials')).body
     const missing: string[] = []

@@ -31,6 +31,14 @@ export function gstOnCents(exGstCents: number): number {
   return Number(roundHalfUp(BigInt(exGstCents) * GST_RATE_PERCENT, 100n))
 }
 
+/**
+ * The GST inside a GST-inclusive amount: one eleventh (10% on top of the ex-GST part), rounded
+ * half up to the cent. $29.51 holds $2.68 (2951 / 11 = 268.27), leaving $26.83 ex GST.
+ */
+export function gstInInclusiveCents(inclGstCents: number): number {
+  return Number(roundHalfUp(BigInt(inclGstCents), 11n))
+}
+
 /** A percentage (at most two decimals) of an amount in cents, rounded half up: deposits, claims, surcharges. */
 export function percentOfCents(cents: number, percent: number): number {
   return Number(roundHalfUp(BigInt(cents) * BigInt(Math.round(percent * 100)), 10_000n))

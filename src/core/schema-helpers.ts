@@ -6,8 +6,26 @@ export const DateTime = (options: object = {}) => Type.String({ format: 'date-ti
 /** A string enum as plain JSON Schema ({type, enum}), statically typed as the union of its values. */
 export const StringEnum = <const T extends readonly string[]>(values: T, options: Record<string, unknown> = {}) =>
   Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options })
-/** Dollars (AUD) as a number with at most two decimals; stored as cents. */
-export const Dollars = (options: object = {}) => Type.Number({ ...options })
+/**
+ * What an amount of money is with respect to GST (docs/decisions.md, "Money says whether it
+ * includes GST"): `incl` includes 10% GST, `ex` excludes it, `gst` is the GST itself, `none` is an
+ * amount GST does not apply to (wages, budgets, turnover, a plan price that says so elsewhere).
+ */
+export type GstBasis = 'incl' | 'ex' | 'gst' | 'none'
+export const GST_WORDING: Record<GstBasis, string> = {
+  incl: 'AUD dollars, incl. GST',
+  ex: 'AUD dollars, ex GST',
+  gst: 'AUD dollars, the GST itself',
+  none: 'AUD dollars, GST not applicable',
+}
+
+/**
+ * Dollars (AUD) as a number with at most two decimals; stored as cents. Every money field says
+ * whether it includes GST: the basis is written into its description ("... (AUD dollars, incl. GST)"),
+ * which test/money-fields.test.ts checks over every tool's input and output.
+ */
+export const Dollars = (gst: GstBasis, options: { description?: string } & Record<string, unknown> = {}) =>
+  Type.Number({ ...options, description: options.description ? `${options.description} (${GST_WORDING[gst]})` : GST_WORDING[gst] })
 
 export const EmptyInput = Type.Object({}, { additionalProperties: false })
 export const ErrorBody = Type.Object(

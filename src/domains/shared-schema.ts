@@ -29,7 +29,7 @@ export const LineItem = Type.Object(
   {
     description: Type.String({ minLength: 1, description: 'What is supplied or done, e.g. "Replace 250L hot water system"' }),
     quantity: Type.Number({ exclusiveMinimum: 0, description: 'Quantity (greater than 0), e.g. hours or units' }),
-    unitPrice: Dollars({ minimum: 0, description: 'Price per unit in AUD dollars (0 or more)' }),
+    unitPrice: Dollars('ex', { minimum: 0, description: 'Price per unit (0 or more); GST 10% is added on the subtotal' }),
     service_id: Type.Optional(Id('Service catalog item this line comes from (see services.list)')),
   },
   closed,

@@ -2,7 +2,7 @@ import { defineOperation } from '../../core/operation.js'
 import { READ } from '../../core/annotations.js'
 import { dashboard } from './dashboard.js'
 import { detailedAnalytics } from './detailed.js'
-import { getFinancials } from './financials.js'
+import { getFinancials, refuseDaysWithPeriod } from './financials.js'
 import { DashboardInput, DashboardResponse, DetailedInput, DetailedResponse, FinancialsInput, FinancialsResponse } from './schema.js'
 
 const access = { scope: 'financials', permission: 'read' } as const
@@ -13,8 +13,9 @@ export const analyticsOperations = [
     domain: 'analytics',
     title: 'Financial summary',
     description:
-      'Financial summary over a lookback period (default 30 days): revenue, outstanding invoices and cash-flow metrics. The same summary as GET /financials.',
+      "Financial summary over a lookback of days (default 30) or a calendar period (period: this_month, last_month, this_quarter, this_fy; the company's time zone, financial year July to June): revenue incl. GST with its GST split (revenue_ex_gst, gst_collected), invoiced and credited (with the credit notes' GST), outstanding invoices and cash-flow metrics. The same summary as GET /financials.",
     input: FinancialsInput,
+    precheck: (_ctx, raw) => refuseDaysWithPeriod(raw),
     output: FinancialsResponse,
     access,
     cost: 'read',

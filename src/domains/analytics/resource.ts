@@ -23,7 +23,7 @@ export async function readFinancialsResource(deps: Deps, principal: Principal): 
   return withTenant(deps.db, principal.companyId, async (tx) => {
     const timeZone = await companyTimeZone(tx)
     return {
-      financials: await readFinancials(tx, now, 30),
+      financials: await readFinancials(tx, now, { days: 30 }),
       conversion: await funnel(tx, lookback(now, 30, timeZone)),
       invoice_status: await invoiceStatus(tx, localDate(now, timeZone)),
     }

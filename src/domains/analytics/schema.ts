@@ -4,12 +4,15 @@ import Type from 'typebox'
 import type { TSchema } from 'typebox'
 import { DateTime, Dollars, StringEnum } from '../../core/schema-helpers.js'
 import { closed, DateOnly } from '../shared-schema.js'
+import { CALENDAR_PERIODS } from './window.js'
 
 /** Value or null, the description on the union itself (where OpenAPI readers look). */
 const Nullable = <T extends TSchema>(schema: T) =>
   Type.Union([schema, Type.Null()], { description: (schema as { description?: string }).description })
 
-export const Money = (description: string) => Dollars({ description: `${description} (AUD dollars incl. GST)` })
+export const Money = (description: string) => Dollars('incl', { description })
+export const MoneyExGst = (description: string) => Dollars('ex', { description })
+export const GstMoney = (description: string) => Dollars('gst', { description })
 export const Count = (description: string) => Type.Integer({ minimum: 0, description })
 export const Rate = (description: string) => Nullable(Type.Number({ minimum: 0, description: `${description}; null when there is nothing to divide by` }))
 
@@ -26,17 +29,29 @@ export const WindowSchema = Type.Object(windowFields, { description: 'The window
 
 // ---- analytics.financials / GET /financials
 
-export const FinancialsInput = Type.Object({ days: Days }, closed)
+export const FinancialsInput = Type.Object({
+  days: Days,
+  period: Type.Optional(StringEnum(CALENDAR_PERIODS, {
+    description: "A calendar period instead of days, in the company's time zone: this_month or this_quarter (calendar quarters, as BAS) from its first day up to now, last_month whole, this_fy from 1 July (the Australian financial year, July to June) up to now. Give days or period, not both",
+  })),
+}, closed)
 
 export const FinancialsResponse = Type.Object({
-  period: Type.Object({ ...windowFields, days: Type.Integer({ description: 'Lookback in local days, today included' }) }, { description: 'The window the period figures cover' }),
+  period: Type.Object({
+    ...windowFields,
+    days: Type.Integer({ description: 'Local days from from to to, both included (the lookback asked, or the length of the calendar period so far)' }),
+    calendar: Type.Union([StringEnum(CALENDAR_PERIODS), Type.Null()], { description: 'The calendar period asked (this_month, last_month, this_quarter, this_fy); null for a lookback of days' }),
+  }, { description: 'The window the period figures cover' }),
   as_of: DateTime({ description: 'When the figures were computed; outstanding and overdue are as of this moment' }),
   currency: Type.Literal('AUD', { description: 'Currency of every amount' }),
   revenue: Money('Payments received in the window and applied to invoices (card surcharges and excess taken by a processor left out)'),
+  revenue_ex_gst: MoneyExGst('revenue less gst_collected'),
+  gst_collected: GstMoney('The GST in revenue: each payment times its invoice\'s GST over its total, rounded half up to the cent (cash basis, as a BAS on the cash basis reports it)'),
   payments_received: Count('Number of payments received in the window'),
   invoiced: Money('Total of invoices (deposits, progress claims and final invoices; not credit notes) issued in the window and not void'),
   invoices_issued: Count('Number of invoices issued in the window and not void'),
   credited: Money('Total of credit notes (adjustment notes) issued in the window and not void'),
+  credited_gst: GstMoney('The GST in credited: the GST of those credit notes (one eleventh of each, to the cent)'),
   credit_notes_issued: Count('Number of credit notes issued in the window and not void'),
   net_invoiced: Money('invoiced less credited'),
   outstanding: Money('Still owed now on invoices sent to clients (Sent, Partially Paid or Overdue): total less payments and credit notes'),

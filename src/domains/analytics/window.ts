@@ -27,6 +27,29 @@ export function lookback(now: Date, days: number, timeZone: string): LocalWindow
   return { timeZone, from, to: today, start: startOfLocalDay(from, timeZone), end: now }
 }
 
+export const CALENDAR_PERIODS = ['this_month', 'last_month', 'this_quarter', 'this_fy'] as const
+export type CalendarPeriod = (typeof CALENDAR_PERIODS)[number]
+
+/**
+ * A calendar period in the company's zone: this month or this quarter (calendar quarters, the BAS
+ * quarters) from its first local day up to now; last month whole, to local midnight after its last
+ * day; this financial year from 1 July (Australia's year runs July to June) up to now.
+ */
+export function calendarWindow(now: Date, period: CalendarPeriod, timeZone: string): LocalWindow {
+  const today = localDate(now, timeZone)
+  const [year, month] = [Number(today.slice(0, 4)), Number(today.slice(5, 7))]
+  const first = (y: number, m: number) => `${y}-${String(m).padStart(2, '0')}-01`
+  if (period === 'last_month') {
+    const from = month === 1 ? first(year - 1, 12) : first(year, month - 1)
+    const next = first(year, month)
+    return { timeZone, from, to: addDays(next, -1), start: startOfLocalDay(from, timeZone), end: startOfLocalDay(next, timeZone) }
+  }
+  const from = period === 'this_month' ? first(year, month)
+    : period === 'this_quarter' ? first(year, month - ((month - 1) % 3))
+    : month >= 7 ? first(year, 7) : first(year - 1, 7)
+  return { timeZone, from, to: today, start: startOfLocalDay(from, timeZone), end: now }
+}
+
 const DATE = /^\d{4}-\d{2}-\d{2}$/
 /** A real calendar date (2025-02-30 is not). */
 export function isCalendarDate(value: string): boolean {

@@ -13,7 +13,7 @@ export const PlanSchema = Type.Object({
   name: Type.String(),
   description: Type.String(),
   currency: Type.Literal('AUD'),
-  pricing: Type.Object({ monthly: Dollars(), yearly: Dollars() }, { description: 'Prices in AUD dollars' }),
+  pricing: Type.Object({ monthly: Dollars('none', { description: 'Price a month' }), yearly: Dollars('none', { description: 'Price a year' }) }, { description: 'Prices in AUD dollars' }),
   limits: Type.Object({
     api_calls_per_month: Type.Integer(),
     sms_per_month: Type.Integer(),
@@ -80,7 +80,7 @@ export const CheckoutResponse = Type.Object({
   session_id: Type.String(),
   plan_slug: StringEnum(PLAN_SLUGS),
   billing_cycle: BillingCycle,
-  amount: Dollars(),
+  amount: Dollars('none', { description: 'Amount of the checkout' }),
   currency: Type.Literal('AUD'),
   expires_at: DateTime(),
   provider: Type.String(),

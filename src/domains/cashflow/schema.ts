@@ -9,7 +9,9 @@ const Nullable = <T extends TSchema>(schema: T) =>
 
 export const FREQUENCIES = ['weekly', 'fortnightly', 'monthly', 'quarterly', 'yearly'] as const
 
-const Money = (description: string) => Dollars({ description: `${description} (AUD dollars)` })
+// Money in and out as paid, incl. GST; cash on hand is a balance GST does not apply to.
+const Money = (description: string) => Dollars('incl', { description })
+const Cash = (description: string) => Dollars('none', { description })
 
 // ---- recurring costs
 
@@ -35,7 +37,7 @@ export const RecurringCostListResponse = Type.Object({ recurring_costs: Type.Arr
 export const CreateRecurringCostInput = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 200, description: 'What it is, e.g. "Van lease", "Public liability insurance"' }),
-    amount: Dollars({ exclusiveMinimum: 0, maximum: 1_000_000_000, description: 'Amount paid each time, AUD dollars incl. GST (at most two decimals)' }),
+    amount: Dollars('incl', { exclusiveMinimum: 0, maximum: 1_000_000_000, description: 'Amount paid each time (at most two decimals)' }),
     frequency: StringEnum(FREQUENCIES, { description: 'weekly, fortnightly, monthly, quarterly or yearly' }),
     starts_on: Type.Optional(DateOnly('First date it is paid (YYYY-MM-DD, local); default today')),
     ends_on: Type.Optional(DateOnly('Last date it may fall on (YYYY-MM-DD); default none')),
@@ -49,7 +51,7 @@ export const RecurringCostIdInput = Type.Object({ id: Type.String({ format: 'uui
 
 export const ForecastInput = Type.Object(
   {
-    opening_balance: Type.Optional(Dollars({ minimum: -1_000_000_000, maximum: 1_000_000_000, description: 'Cash on hand today in AUD dollars, as the starting balance' })),
+    opening_balance: Type.Optional(Dollars('none', { minimum: -1_000_000_000, maximum: 1_000_000_000, description: 'Cash on hand today, as the starting balance' })),
   },
   closed,
 )
@@ -74,7 +76,7 @@ export const BucketSchema = Type.Object({
   from_jobs: Money('Expected from jobs not yet invoiced'),
   expected_out: Money('Recurring costs falling due'),
   net: Money('expected_in less expected_out'),
-  closing_balance: Nullable(Money('Balance at the end of the week from opening_balance; null without one')),
+  closing_balance: Nullable(Cash('Balance at the end of the week from opening_balance; null without one')),
   sources: Type.Array(SourceSchema, { description: 'Every item counted in this week' }),
 })
 
@@ -84,7 +86,7 @@ export const ForecastResponse = Type.Object({
   from: Type.String({ format: 'date', description: 'Today (local)' }),
   to: Type.String({ format: 'date', description: 'Last day forecast (today + 29)' }),
   currency: Type.Literal('AUD'),
-  opening_balance: Nullable(Money('Cash on hand given as the start')),
+  opening_balance: Nullable(Cash('Cash on hand given as the start')),
   default_weight: Type.Number({ description: 'Weight used for a client with no invoice history' }),
   payment_terms_days: Type.Integer({ description: "Days after a job's date its money is expected (the company's invoice payment terms)" }),
   weeks: Type.Array(BucketSchema, { description: 'The 30 days in weekly buckets (the last is 2 days)' }),

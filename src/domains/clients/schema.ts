@@ -12,7 +12,7 @@ export const ClientSchema = Type.Object({
   jobCount: Type.Integer(),
   completedJobCount: Type.Integer(),
   quoteCount: Type.Integer(),
-  totalRevenue: Dollars({ description: 'Sum of the amounts of Completed jobs, AUD' }),
+  totalRevenue: Dollars('incl', { description: 'Sum of the amounts of Completed jobs' }),
 })
 
 export const ListClientsInput = Type.Object(

@@ -16,7 +16,7 @@ export const fundingPlannedTools: AnyOperation[] = [
       {
         state: Type.Optional(AuState()),
         trade: Type.Optional(Trade()),
-        annual_turnover: Type.Optional(Dollars({ minimum: 0, description: 'Annual turnover in AUD dollars' })),
+        annual_turnover: Type.Optional(Dollars('none', { minimum: 0, description: 'Annual turnover' })),
         employees: Type.Optional(Type.Integer({ minimum: 0, description: 'Number of employees' })),
         hiring_apprentice: Type.Optional(Type.Boolean({ description: 'Whether the business plans to take on an apprentice' })),
         exports: Type.Optional(Type.Boolean({ description: 'Whether the business sells or plans to sell overseas' })),

@@ -7,14 +7,14 @@ import type { Deps } from '../../core/deps.js'
 import type { Principal } from '../../core/access.js'
 import { AppError, notFound } from '../../core/errors.js'
 import { formatCents, parseDollars } from '../../core/money.js'
-import { roundHalfUp } from '../../core/gst.js'
+import { gstInInclusiveCents } from '../../core/gst.js'
 import { companyToday } from '../../core/company-time.js'
 import { withTenantEmitting } from '../../core/reactions.js'
 import { invoiceClosed } from './events.js'
 import { recordPayment } from '../payments/record.js'
 import { issueInvoice } from './issue.js'
 import { balanceCents, findInvoice } from './queries.js'
-import { applyCredit, countLiveCreditNotes, findInvoiceId, markInvoiceVoid, removeCredit, restoreStatusAfterCredit } from './queries/adjustments.js'
+import { applyCredit, countLiveCreditNotes, liveCreditTotals, findInvoiceId, markInvoiceVoid, removeCredit, restoreStatusAfterCredit } from './queries/adjustments.js'
 import type { CreditNoteInput, RecordPaymentInput, SendInvoiceInput, VoidInvoiceInput } from './schema.js'
 import { queueInvoiceMessages } from './send.js'
 import { loadInvoice } from './service.js'
@@ -56,9 +56,7 @@ export async function creditNote(deps: Deps, principal: Principal, input: Static
         messages: [`amount: at most ${(balance / 100).toFixed(2)}${unpaid ? ' (less than the whole balance: void an invoice to cancel it)' : ''}`],
       })
     }
-    // The credit carries the invoice's own GST ratio, so the two stay consistent to the cent.
-    const total = Number(inv.total_cents)
-    const gst = Number(roundHalfUp(BigInt(amount) * BigInt(inv.gst_cents), BigInt(total)))
+    const gst = creditGstCents(amount, Number(inv.subtotal_cents), Number(inv.gst_cents), await liveCreditTotals(tx, inv.id))
     const id = await issueInvoice(tx, {
       companyId: principal.companyId, leadId: inv.lead_id, jobId: inv.job_id, quoteId: inv.quote_id, kind: 'credit_note',
       lines: [{ description: `Credit against ${inv.invoice_number}: ${input.reason}`, quantity: 1, unitPriceCents: amount - gst, totalCents: amount - gst, gstCents: gst, source: 'credit', sourceInvoiceId: inv.id }],
@@ -69,6 +67,19 @@ export async function creditNote(deps: Deps, principal: Principal, input: Static
     if (settled) await emit(invoiceClosed(principal.companyId, inv.id, 'credited', now)) // credited to nothing: its chase stops now
     return { credit_note: await loadInvoice(deps, tx, id), invoice: await loadInvoice(deps, tx, inv.id) }
   })
+}
+
+/**
+ * The GST in a credit of `amountCents` (GST-inclusive, as every invoice amount is): one eleventh,
+ * rounded half up, as a tax invoice shows it ($29.51 -> $26.83 + $2.68). Never more GST than the
+ * invoice still carries after its earlier credit notes, nor more ex-GST than its subtotal still
+ * carries, so an invoice and its notes never net to negative GST or subtotal (on an invoice with no
+ * GST the note has none). The credit is at most the balance, so both bounds always fit.
+ */
+export function creditGstCents(amountCents: number, subtotalCents: number, gstCents: number, credited: { subtotalCents: number; gstCents: number }): number {
+  const gstLeft = Math.max(0, gstCents - credited.gstCents)
+  const subtotalLeft = Math.max(0, subtotalCents - credited.subtotalCents)
+  return Math.max(amountCents - subtotalLeft, Math.min(gstInInclusiveCents(amountCents), gstLeft, amountCents), 0)
 }
 
 export async function recordManualPayment(deps: Deps, principal: Principal, input: Static<typeof RecordPaymentInput>) {

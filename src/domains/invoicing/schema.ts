@@ -7,14 +7,14 @@ import { INVOICE_KINDS, INVOICE_STATUSES } from './document.js'
 const closed = { additionalProperties: false } as const
 const Id = (description: string) => Type.String({ format: 'uuid', description })
 const Percent = (description: string) => Type.Number({ exclusiveMinimum: 0, maximum: 100, description })
-const Money = Dollars()
+const Money = (description: string) => Dollars('incl', { description })
 
 export const InvoiceLineSchema = Type.Object({
   description: Type.String(),
   quantity: Type.Number(),
-  unitPrice: Dollars({ description: 'AUD per unit, ex GST (negative on a line netting off an earlier invoice)' }),
-  total: Dollars({ description: 'quantity x unitPrice, ex GST' }),
-  gst: Dollars({ description: 'GST on this line' }),
+  unitPrice: Dollars('ex', { description: 'Price per unit (negative on a line netting off an earlier invoice)' }),
+  total: Dollars('ex', { description: 'quantity x unitPrice' }),
+  gst: Dollars('gst', { description: 'GST on this line' }),
 })
 
 export const InvoiceSchema = Type.Object({
@@ -27,11 +27,11 @@ export const InvoiceSchema = Type.Object({
   leadId: Type.String(),
   clientName: Type.String(),
   lineItems: Type.Array(InvoiceLineSchema),
-  subtotal: Money,
-  gst: Money,
-  total: Dollars({ description: 'subtotal + gst, AUD' }),
-  amountPaid: Money,
-  balance: Dollars({ description: 'Still owed: total - paid - credited' }),
+  subtotal: Dollars('ex', { description: 'Sum of line totals' }),
+  gst: Dollars('gst', { description: 'Sum of the lines\' GST (a credit note: one eleventh of its total, to the cent)' }),
+  total: Dollars('incl', { description: 'subtotal + gst: what the client pays (a credit note: what it takes off)' }),
+  amountPaid: Money('Paid on it so far'),
+  balance: Dollars('incl', { description: 'Still owed: total - paid - credited' }),
   issueDate: Type.String({ format: 'date' }),
   dueDate: Type.String({ format: 'date' }),
   notes: Nullable(Type.String()),
@@ -57,7 +57,7 @@ const Delivery = Type.Object({
 export const ProgressClaimInput = Type.Object(
   {
     percent: Type.Optional(Percent('Share of the quote (or job amount) to claim, e.g. 50')),
-    amount: Type.Optional(Dollars({ exclusiveMinimum: 0, maximum: 10_000_000, description: 'Amount incl. GST to claim, AUD' })),
+    amount: Type.Optional(Dollars('incl', { exclusiveMinimum: 0, maximum: 10_000_000, description: 'Amount to claim' })),
     line_items: Type.Optional(Type.Array(Type.Integer({ minimum: 1, maximum: 200 }), { minItems: 1, maxItems: 200, description: 'Quote line numbers (1-based) to claim in full' })),
     payment_claim: Type.Optional(Type.Boolean({ default: false, description: "Add a payment-claim statement under the state's security-of-payment act (commercial construction work)" })),
   },
@@ -79,7 +79,7 @@ export const GenerateInvoiceInput = Type.Object(
 export const GenerateInvoiceResponse = Type.Object({
   invoice: InvoiceSchema,
   invoice_number: Type.String(),
-  total: Money,
+  total: Money('Invoice total'),
   payment_url: Nullable(Type.String({ description: 'Set when a payment account is active' })),
   delivery: Delivery,
 })
@@ -118,7 +118,7 @@ export const VoidInvoiceInput = Type.Object(
 export const CreditNoteInput = Type.Object(
   {
     id: Id('Invoice to credit'),
-    amount: Dollars({ exclusiveMinimum: 0, maximum: 10_000_000, description: 'Credit incl. GST, AUD; at most the balance (to cancel a whole unpaid invoice, void it)' }),
+    amount: Dollars('incl', { exclusiveMinimum: 0, maximum: 10_000_000, description: 'Credit; its GST is one eleventh, to the cent. At most the balance (to cancel a whole unpaid invoice, void it)' }),
     reason: Type.String({ minLength: 3, maxLength: 500 }),
   },
   closed,
@@ -128,7 +128,7 @@ export const CreditNoteResponse = Type.Object({ credit_note: InvoiceSchema, invo
 export const RecordPaymentInput = Type.Object(
   {
     id: Id('Invoice paid'),
-    amount: Dollars({ exclusiveMinimum: 0, maximum: 10_000_000, description: 'Amount received in AUD; at most the balance' }),
+    amount: Dollars('incl', { exclusiveMinimum: 0, maximum: 10_000_000, description: 'Amount received; at most the balance' }),
     method: StringEnum(['bank_transfer', 'cash', 'cheque', 'card', 'other'] as const),
     reference: Type.Optional(Type.String({ maxLength: 200, description: 'Bank reference or receipt number; the same reference twice records one payment' })),
     received_at: Type.Optional(DateTime({ description: 'When it was received (default now)' })),
@@ -136,7 +136,7 @@ export const RecordPaymentInput = Type.Object(
   closed,
 )
 export const PaymentSchema = Type.Object({
-  id: Type.String(), invoiceId: Type.String(), amount: Money, surcharge: Money, method: Type.String(), provider: Type.String(),
+  id: Type.String(), invoiceId: Type.String(), amount: Money('Applied to the invoice'), surcharge: Money('Card surcharge paid on top'), method: Type.String(), provider: Type.String(),
   reference: Nullable(Type.String()), receivedAt: DateTime(),
 })
 export const RecordPaymentResponse = Type.Object({ payment: PaymentSchema, invoice: InvoiceSchema, already_recorded: Type.Boolean() })
@@ -152,7 +152,7 @@ export const ChaseInput = Type.Object(
 const ChaseLevel = Nullable(StringEnum(['friendly', 'firm', 'final'] as const))
 export const OverdueInvoice = Type.Object({
   invoiceId: Type.String(), invoiceNumber: Type.String(), jobId: Nullable(Type.String()), clientName: Type.String(),
-  dueDate: Type.String(), daysOverdue: Type.Integer(), chaseLevel: ChaseLevel, balance: Money,
+  dueDate: Type.String(), daysOverdue: Type.Integer(), chaseLevel: ChaseLevel, balance: Money('Still owed'),
   lastReminder: Nullable(Type.Object({ tone: Type.String(), sentAt: DateTime() })),
   automation: Nullable(Type.Object({
     workflowId: Type.String({ description: 'The payment-chase workflow (workflows.chase_payment); inspect it in the Temporal UI' }),
@@ -166,7 +166,7 @@ export const OverdueInvoice = Type.Object({
 })
 export const ChaseResponse = Type.Object({
   overdue: Type.Array(OverdueInvoice),
-  total_outstanding: Dollars({ description: 'Sum of the overdue balances listed' }),
+  total_outstanding: Dollars('incl', { description: 'Sum of the overdue balances listed' }),
   reminder: Nullable(Type.Object({ invoiceNumber: Type.String(), tone: Type.String(), daysOverdue: Type.Integer(), delivery: Delivery })),
 })
 
@@ -180,7 +180,7 @@ export const RecoveryInput = Type.Object(
 const Step = Type.String()
 export const RecoveryResponse = Type.Object({
   invoices: Type.Array(Type.Object({
-    invoiceNumber: Type.String(), clientName: Type.String(), balance: Money, daysOverdue: Type.Integer(),
+    invoiceNumber: Type.String(), clientName: Type.String(), balance: Money('Still owed'), daysOverdue: Type.Integer(),
     options: Type.Array(Type.Object({ option: Type.String(), summary: Type.String(), steps: Type.Array(Step), details: Type.Optional(Type.Record(Type.String(), Type.Unknown())) })),
   })),
   state: Nullable(Type.String()),

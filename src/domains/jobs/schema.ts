@@ -15,24 +15,24 @@ export const JobSchema = Type.Object({
   status: StringEnum(JOB_STATUSES),
   scheduledDate: Nullable(DateTime()),
   address: Nullable(Type.String()),
-  amount: Nullable(Dollars({ description: 'Job value in AUD (incl. GST when it comes from a quote)' })),
+  amount: Nullable(Dollars('incl', { description: 'Job value, what the client pays for it; from a quote, its total' })),
   technician: Nullable(Type.String()),
   notes: Nullable(Type.String()),
   lead_id: Type.String(),
   quoteId: Nullable(Type.String()),
   lead: Type.Object({ id: Type.String(), name: Type.String(), phone: Nullable(Type.String()), email: Nullable(Type.String()) }),
-  quote: Nullable(Type.Object({ id: Type.String(), quoteNumber: Type.String(), status: Type.String(), total: Dollars() })),
+  quote: Nullable(Type.Object({ id: Type.String(), quoteNumber: Type.String(), status: Type.String(), total: Dollars('incl', { description: 'Quote total' }) })),
   completed_at: Nullable(DateTime()),
   satisfaction_rating: Nullable(Type.Integer({ minimum: 1, maximum: 5 })),
   review_requested_at: Nullable(DateTime()),
   invoice: Nullable(Type.Object({
     id: Type.String(), number: Type.String(), kind: Type.String(), status: Type.String({ description: 'Draft, Sent, Partially Paid, Paid or Overdue' }),
-    total: Dollars(), balance: Dollars(), due_date: Type.String({ format: 'date' }),
+    total: Dollars('incl', { description: 'Invoice total' }), balance: Dollars('incl', { description: 'Still owed on it' }), due_date: Type.String({ format: 'date' }),
   }, { description: "The job's latest invoice (void ones left out); null until invoiced" })),
   invoicing: Type.Object({
-    invoiced: Dollars({ description: 'Invoiced so far incl. GST, net of credit notes (deposits included)' }),
-    paid: Dollars(),
-    outstanding: Dollars({ description: 'Still owed on its invoices' }),
+    invoiced: Dollars('incl', { description: 'Invoiced so far, net of credit notes (deposits included)' }),
+    paid: Dollars('incl', { description: 'Paid on its invoices' }),
+    outstanding: Dollars('incl', { description: 'Still owed on its invoices' }),
     invoice_count: Type.Integer(),
   }),
   createdAt: DateTime(),
@@ -59,14 +59,14 @@ export const CreateJobInput = Type.Object(
     technician: Type.Optional(Type.String({ maxLength: 100, description: 'Technician assigned' })),
     scheduled_date: Type.Optional(DateTime({ description: 'Booking time (ISO 8601 with offset). With it the job is Scheduled; without, Quoted' })),
     address: Type.Optional(Type.String({ maxLength: 300, description: "Job site; defaults to the lead's address" })),
-    amount: Type.Optional(Dollars({ minimum: 0, maximum: 10_000_000, description: 'Job value in AUD; defaults to the quote total' })),
+    amount: Type.Optional(Dollars('incl', { minimum: 0, maximum: 10_000_000, description: 'Job value, what the client pays: an invoice from it is this total with one eleventh as GST; defaults to the quote total' })),
     notes: Type.Optional(Type.String({ maxLength: 5000, description: 'Notes for the technician' })),
   },
   closed,
 )
 
 export const CostInput = Type.Object(
-  { description: Type.String({ minLength: 1, maxLength: 300 }), amount: Dollars({ minimum: 0, maximum: 10_000_000, description: 'AUD' }) },
+  { description: Type.String({ minLength: 1, maxLength: 300 }), amount: Dollars('incl', { minimum: 0, maximum: 10_000_000, description: 'What it cost, as paid' }) },
   closed,
 )
 
@@ -74,7 +74,7 @@ export const ExtraInput = Type.Object(
   {
     description: Type.String({ minLength: 1, maxLength: 500 }),
     quantity: Type.Number({ exclusiveMinimum: 0, maximum: 100_000, description: 'Up to three decimals' }),
-    unitPrice: Dollars({ minimum: 0, maximum: 1_000_000, description: 'AUD per unit, ex GST' }),
+    unitPrice: Dollars('ex', { minimum: 0, maximum: 1_000_000, description: 'Price per unit; GST 10% is added on the invoice' }),
   },
   closed,
 )
@@ -88,7 +88,7 @@ export const UpdateJobInput = Type.Object(
     notes: Type.Optional(Nullable(Type.String({ maxLength: 5000, description: 'Replacement notes; null clears them' }))),
     title: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     address: Type.Optional(Nullable(Type.String({ maxLength: 300 }))),
-    amount: Type.Optional(Nullable(Dollars({ minimum: 0, maximum: 10_000_000, description: 'Job value in AUD' }))),
+    amount: Type.Optional(Nullable(Dollars('incl', { minimum: 0, maximum: 10_000_000, description: 'Job value, what the client pays for it' }))),
     add_costs: Type.Optional(Type.Array(CostInput, { maxItems: 50, description: 'Costs to record against the job (materials, labour, subcontractors), for jobs.profit_summary' })),
     add_extras: Type.Optional(Type.Array(ExtraInput, { maxItems: 50, description: "Billable work beyond the quote (variations), charged on the job's final invoice with GST" })),
   },
@@ -101,7 +101,7 @@ export const CompleteJobInput = Type.Object(
     satisfaction_rating: Type.Optional(Type.Integer({ minimum: 1, maximum: 5, description: "Client's satisfaction, 1 (poor) to 5 (excellent)" })),
     request_review: Type.Optional(Type.Boolean({ default: false, description: 'Ask the client for a review' })),
     completion_notes: Type.Optional(Type.String({ maxLength: 5000, description: 'What was done; appended to the notes' })),
-    amount: Type.Optional(Dollars({ minimum: 0, maximum: 10_000_000, description: 'Final job value in AUD, if it changed' })),
+    amount: Type.Optional(Dollars('incl', { minimum: 0, maximum: 10_000_000, description: 'Final job value, what the client pays, if it changed: the final invoice is this total with one eleventh as GST' })),
   },
   closed,
 )
@@ -125,7 +125,8 @@ export const ProfitSummaryInput = Type.Object(
   closed,
 )
 
-const Money = Dollars()
+// Job profit is in the money the client pays and the costs as paid, both incl. GST.
+const Money = Dollars('incl')
 export const ProfitLine = Type.Object({
   jobId: Type.String(), title: Type.String(), status: StringEnum(JOB_STATUSES), revenue: Money,
   costs: Type.Object({ materials: Money, recorded: Money, total: Money }), margin: Money, marginPercent: Nullable(Type.Number()),

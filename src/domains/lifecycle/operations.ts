@@ -14,7 +14,7 @@ export const lifecyclePlannedTools: AnyOperation[] = [
       {
         months_trading: Type.Optional(Type.Integer({ minimum: 0, maximum: 1200, description: 'Months since the business started trading' })),
         employees: Type.Optional(Type.Integer({ minimum: 0, description: 'People employed besides the owner' })),
-        annual_revenue: Type.Optional(Dollars({ minimum: 0, description: 'Revenue over the last 12 months in AUD dollars, if not all recorded here' })),
+        annual_revenue: Type.Optional(Dollars('none', { minimum: 0, description: 'Revenue over the last 12 months, if not all recorded here' })),
         goals: Type.Optional(Type.String({ maxLength: 1000, description: "The owner's goals, e.g. \"hire an apprentice this year\"" })),
       },
       closed,

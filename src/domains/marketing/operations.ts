@@ -18,7 +18,7 @@ export const marketingPlannedTools: AnyOperation[] = [
         trade: Type.Optional(Trade("The business's trade; defaults to the company's trade type")),
         service_area: Type.Optional(Type.String({ description: 'Suburbs or region served, e.g. "Inner West Sydney"' })),
         state: Type.Optional(AuState()),
-        monthly_budget: Type.Optional(Dollars({ minimum: 0, description: 'Monthly marketing budget in AUD dollars' })),
+        monthly_budget: Type.Optional(Dollars('none', { minimum: 0, description: 'Monthly marketing budget' })),
         goals: Type.Optional(
           Type.Array(StringEnum(['more_leads', 'higher_value_jobs', 'more_reviews', 'repeat_business', 'commercial_work'] as const), {
             uniqueItems: true,

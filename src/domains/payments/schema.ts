@@ -8,7 +8,7 @@ const closed = { additionalProperties: false } as const
 export const SendLinkInput = Type.Object(
   {
     job_id: Type.String({ format: 'uuid', description: 'Job to collect payment for' }),
-    amount: Type.Optional(Dollars({ exclusiveMinimum: 0, description: "Must equal the balance of the job's oldest unpaid invoice (the link collects that); for another amount issue a progress claim first" })),
+    amount: Type.Optional(Dollars('incl', { exclusiveMinimum: 0, description: "Must equal the balance of the job's oldest unpaid invoice (the link collects that); for another amount issue a progress claim first" })),
     channel: Type.Optional(Channel),
     message: Type.Optional(Type.String({ maxLength: 500, description: 'Text sent with the link' })),
   },
@@ -18,7 +18,7 @@ export const SendLinkInput = Type.Object(
 export const SendLinkResponse = Type.Object({
   invoice: InvoiceSchema,
   payment_url: Type.String(),
-  amount: Dollars({ description: 'Balance the link collects, AUD' }),
+  amount: Dollars('incl', { description: 'Balance the link collects' }),
   delivery: Type.Object({
     workflow_id: Nullable(Type.String()),
     channels: Type.Array(StringEnum(['sms', 'email'] as const)),

@@ -6,7 +6,7 @@ import { QUOTE_INTERNAL_EVENTS } from './events.js'
 
 export const quotesDomain = defineDomain({
   name: 'quotes',
-  description: 'Quotes with GST-inclusive line items: create, update, send (public accept page) and list.',
+  description: 'Quotes with line items priced ex GST (10% GST added on the subtotal; the total includes it): create, update, send (public accept page) and list.',
   operations: [...quoteOperations, ...quotesPlannedTools],
   resources: [{
     uri: 'service://quotes', name: 'Quotes', scope: 'quotes', description: 'Quotes with line items, totals and the linked lead (newest 100, with the total).',

@@ -13,8 +13,8 @@ export const LineItemInput = Type.Object(
   {
     description: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'What is supplied or done; defaults to the service name when service_id is given' })),
     quantity: Type.Number({ exclusiveMinimum: 0, maximum: 100_000, description: 'Quantity (more than 0, up to three decimals), e.g. hours or units' }),
-    unitPrice: Type.Optional(Dollars({ minimum: 0, maximum: 1_000_000, description: 'AUD per unit, ex GST (at most two decimals); defaults to the service price when service_id is given' })),
-    unit_cost: Type.Optional(Dollars({ minimum: 0, maximum: 1_000_000, description: 'Your cost per unit in AUD (materials), for job profit; never shown to the client' })),
+    unitPrice: Type.Optional(Dollars('ex', { minimum: 0, maximum: 1_000_000, description: 'Price per unit (at most two decimals); defaults to the service price when service_id is given' })),
+    unit_cost: Type.Optional(Dollars('incl', { minimum: 0, maximum: 1_000_000, description: 'Your cost per unit (materials) as you pay it, for job profit; never shown to the client' })),
     service_id: Type.Optional(Id('Catalogue service this line comes from (see services.list)')),
   },
   closed,
@@ -24,8 +24,8 @@ const LineItems = (description: string) => Type.Array(LineItemInput, { minItems:
 export const LineItemSchema = Type.Object({
   description: Type.String(),
   quantity: Type.Number(),
-  unitPrice: Dollars({ description: 'AUD per unit, ex GST' }),
-  total: Dollars({ description: 'quantity x unitPrice, rounded to the cent' }),
+  unitPrice: Dollars('ex', { description: 'Price per unit' }),
+  total: Dollars('ex', { description: 'quantity x unitPrice, rounded to the cent' }),
   serviceId: Nullable(Type.String()),
 })
 
@@ -33,9 +33,9 @@ export const QuoteSchema = Type.Object({
   id: Type.String(),
   quoteNumber: Type.String({ description: 'Per-company, gapless: Q-00001, Q-00002, ...' }),
   status: StringEnum(QUOTE_STATUSES),
-  subtotal: Dollars({ description: 'Sum of line totals, ex GST' }),
-  gst: Dollars({ description: 'GST at 10% of the subtotal' }),
-  total: Dollars({ description: 'subtotal + gst' }),
+  subtotal: Dollars('ex', { description: 'Sum of line totals' }),
+  gst: Dollars('gst', { description: '10% of the subtotal, rounded half up to the cent' }),
+  total: Dollars('incl', { description: 'subtotal + gst: what the client pays' }),
   clientName: Nullable(Type.String()),
   leadId: Type.String(),
   lineItems: Type.Array(LineItemSchema),
@@ -43,7 +43,7 @@ export const QuoteSchema = Type.Object({
   notes: Nullable(Type.String()),
   deposit: Nullable(Type.Object({
     percent: Nullable(Type.Number({ description: 'Share of the total asked as a deposit' })),
-    amount: Dollars({ description: 'Deposit incl. GST, AUD' }),
+    amount: Dollars('incl', { description: 'Deposit' }),
     invoiceId: Nullable(Type.String({ description: 'The deposit invoice, issued when the client accepts' })),
   }, { description: 'The deposit the client pays on accepting; null when none is asked' })),
   publicUrl: Nullable(Type.String({ description: 'Page where the client views, accepts or declines; set once sent' })),
@@ -73,7 +73,7 @@ export const CreateQuoteInput = Type.Object(
     notes: Type.Optional(Type.String({ maxLength: 5000, description: 'Notes, terms or exclusions shown on the quote' })),
     valid_until: Type.Optional(DateOnly('Last day (YYYY-MM-DD) the quote can be accepted; default 30 days from today')),
     deposit_percent: Type.Optional(Type.Number({ minimum: 0, maximum: 100, description: "Deposit asked on acceptance, % of the total (0 for none); default the company's default deposit" })),
-    deposit_amount: Type.Optional(Dollars({ minimum: 0, maximum: 10_000_000, description: 'Deposit asked on acceptance, a fixed AUD amount incl. GST (0 for none)' })),
+    deposit_amount: Type.Optional(Dollars('incl', { minimum: 0, maximum: 10_000_000, description: 'Deposit asked on acceptance, a fixed amount (0 for none)' })),
   },
   closed,
 )
@@ -83,11 +83,11 @@ export const UpdateQuoteInput = Type.Object(
     quote_id: Id('Quote to update'),
     status: Type.Optional(StringEnum(QUOTE_STATUSES, { description: 'New status; an Accepted quote cannot be moved back' })),
     line_items: Type.Optional(LineItems('Replacement line items (not once Accepted or Declined)')),
-    total: Type.Optional(Dollars({ minimum: 0, description: 'Expected total in AUD incl. GST: must equal the total computed from the line items, else validation_error' })),
+    total: Type.Optional(Dollars('incl', { minimum: 0, description: 'Expected total: must equal the total computed from the line items, else validation_error' })),
     notes: Type.Optional(Nullable(Type.String({ maxLength: 5000, description: 'Notes; null clears them' }))),
     valid_until: Type.Optional(DateOnly('New last day (YYYY-MM-DD) the quote can be accepted')),
     deposit_percent: Type.Optional(Type.Number({ minimum: 0, maximum: 100, description: "Deposit asked on acceptance, % of the total (0 for none)" })),
-    deposit_amount: Type.Optional(Dollars({ minimum: 0, maximum: 10_000_000, description: 'Deposit asked on acceptance, a fixed AUD amount incl. GST (0 for none)' })),
+    deposit_amount: Type.Optional(Dollars('incl', { minimum: 0, maximum: 10_000_000, description: 'Deposit asked on acceptance, a fixed amount (0 for none)' })),
   },
   UPDATE_OPTIONS,
 )

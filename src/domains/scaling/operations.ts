@@ -13,7 +13,7 @@ export const scalingPlannedTools: AnyOperation[] = [
     input: Type.Object(
       {
         goal: Type.Optional(StringEnum(['add_crew', 'new_location', 'new_service', 'commercial_work'] as const, { description: 'The kind of growth planned' })),
-        target_annual_revenue: Type.Optional(Dollars({ minimum: 0, description: 'Revenue target in AUD dollars' })),
+        target_annual_revenue: Type.Optional(Dollars('none', { minimum: 0, description: 'Revenue target' })),
       },
       closed,
     ),

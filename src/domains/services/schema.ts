@@ -11,7 +11,7 @@ export const ServiceSchema = Type.Object({
   description: Nullable(Type.String()),
   category: Nullable(Type.String()),
   unit: Unit,
-  price: Dollars({ description: 'AUD per unit, ex GST' }),
+  price: Dollars('ex', { description: 'Price per unit' }),
   active: Type.Boolean(),
   createdAt: DateTime(),
   updatedAt: DateTime(),
@@ -32,7 +32,7 @@ export const ListServicesInput = Type.Object(
 export const CreateServiceInput = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 200, description: 'Service name, e.g. "Blocked drain clearing"' }),
-    price: Dollars({ minimum: 0, maximum: 1_000_000, description: 'Price in AUD dollars per unit, ex GST' }),
+    price: Dollars('ex', { minimum: 0, maximum: 1_000_000, description: 'Price per unit' }),
     description: Type.Optional(Type.String({ maxLength: 2000, description: 'Description shown on quotes' })),
     unit: Type.Optional(Unit),
     category: Type.Optional(Type.String({ maxLength: 100, description: 'Category, e.g. drainage, hot water, switchboards' })),
@@ -44,7 +44,7 @@ export const CreateServiceInput = Type.Object(
 export const UpdateServiceInput = Type.Object(
   {
     service_id: Type.String({ format: 'uuid', description: 'Service to update' }),
-    price: Type.Optional(Dollars({ minimum: 0, maximum: 1_000_000, description: 'New price in AUD dollars per unit, ex GST' })),
+    price: Type.Optional(Dollars('ex', { minimum: 0, maximum: 1_000_000, description: 'New price per unit' })),
     description: Type.Optional(Nullable(Type.String({ maxLength: 2000, description: 'New description; null clears it' }))),
     active: Type.Optional(Type.Boolean({ description: 'true to offer the service, false to make it inactive' })),
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'New name' })),

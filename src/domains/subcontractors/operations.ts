@@ -41,7 +41,7 @@ export const subcontractorsPlannedTools: AnyOperation[] = [
         licence_number: Type.Optional(Type.String({ description: 'Trade licence or registration number' })),
         licence_state: Type.Optional(AuState('State or territory that issued the licence')),
         insurance_expiry: Type.Optional(DateOnly('Public liability insurance expiry date (YYYY-MM-DD)')),
-        hourly_rate: Type.Optional(Dollars({ minimum: 0, description: 'Agreed hourly rate in AUD dollars' })),
+        hourly_rate: Type.Optional(Dollars('none', { minimum: 0, description: 'Agreed hourly rate' })),
         service_areas: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { maxItems: 100, description: 'Suburbs or postcodes they cover' })),
         notes: Type.Optional(Type.String({ maxLength: 2000, description: 'Notes' })),
       },

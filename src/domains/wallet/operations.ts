@@ -25,7 +25,7 @@ export const walletPlannedTools: AnyOperation[] = [
       'Add credit to the wallet through the payment processor: minimum $5, maximum $10,000 per deposit (AUD). Returns a payment URL for the human operator to pay; the credit is added when the payment completes. Free.',
     input: Type.Object(
       {
-        amount: Dollars({ minimum: 5, maximum: 10000, description: 'Amount in AUD dollars, 5 to 10000' }),
+        amount: Dollars('none', { minimum: 5, maximum: 10000, description: 'Amount, 5 to 10000' }),
       },
       closed,
     ),
@@ -59,7 +59,7 @@ export const walletPlannedTools: AnyOperation[] = [
     input: Type.Object(
       {
         to_company_id: Id('Company whose wallet receives the credit'),
-        amount: Dollars({ exclusiveMinimum: 0, maximum: 5000, description: 'Amount in AUD dollars, at most 5000' }),
+        amount: Dollars('none', { exclusiveMinimum: 0, maximum: 5000, description: 'Amount, at most 5000' }),
         note: Type.Optional(Type.String({ maxLength: 200, description: 'Reference shown in both wallets\' history' })),
       },
       closed,
@@ -76,7 +76,7 @@ export const walletPlannedTools: AnyOperation[] = [
       'Start a cryptocurrency deposit into the wallet: returns a payment address or invoice for the amount; the credit (in AUD) is added once the payment is confirmed. Free.',
     input: Type.Object(
       {
-        amount: Dollars({ exclusiveMinimum: 0, description: 'Credit to add, in AUD dollars' }),
+        amount: Dollars('none', { exclusiveMinimum: 0, description: 'Credit to add' }),
         asset: Type.Optional(Type.String({ minLength: 1, maxLength: 20, description: 'Cryptocurrency to pay with, e.g. USDC' })),
       },
       closed,

@@ -5,8 +5,8 @@ import { overdueCondition } from '../../invoicing/queries.js'
 import type { LocalWindow } from '../window.js'
 
 export interface FinancialTotals {
-  revenue: string; payments: number; surcharges: string; excess: string
-  invoiced: string; invoices: number; credited: string; credit_notes: number
+  revenue: string; revenue_gst: string; payments: number; surcharges: string; excess: string
+  invoiced: string; invoices: number; credited: string; credited_gst: string; credit_notes: number
   outstanding: string; outstanding_n: number; overdue: string; overdue_n: number; drafts: string; drafts_n: number
   job_costs: string; recurring: string
   paid_n: number; avg_days: string | null
@@ -16,13 +16,18 @@ export interface FinancialTotals {
 export async function findFinancialTotals(tx: postgres.TransactionSql, w: LocalWindow, invoiceToday: string): Promise<FinancialTotals> {
   const [row] = await tx<FinancialTotals[]>`
     with pay as (
-      select coalesce(sum(amount_cents), 0) as revenue, count(*)::int as payments,
-             coalesce(sum(surcharge_cents), 0) as surcharges, coalesce(sum(excess_cents), 0) as excess
-      from payments where received_at >= ${w.start} and received_at < ${w.end}
+      -- The GST in a payment is its invoice's share: amount x GST / total, rounded half up to the
+      -- cent (numeric round() rounds half away from zero; amounts are positive).
+      select coalesce(sum(p.amount_cents), 0) as revenue, count(*)::int as payments,
+             coalesce(sum(round(p.amount_cents::numeric * i.gst_cents / nullif(i.total_cents, 0))), 0)::bigint as revenue_gst,
+             coalesce(sum(p.surcharge_cents), 0) as surcharges, coalesce(sum(p.excess_cents), 0) as excess
+      from payments p join invoices i on i.id = p.invoice_id
+      where p.received_at >= ${w.start} and p.received_at < ${w.end}
     ), issued as (
       select coalesce(sum(total_cents) filter (where kind <> 'credit_note'), 0) as invoiced,
              (count(*) filter (where kind <> 'credit_note'))::int as invoices,
              coalesce(sum(total_cents) filter (where kind = 'credit_note'), 0) as credited,
+             coalesce(sum(gst_cents) filter (where kind = 'credit_note'), 0) as credited_gst,
              (count(*) filter (where kind = 'credit_note'))::int as credit_notes
       from invoices where issue_date between ${w.from}::date and ${w.to}::date and status <> 'Void'
     ), open as (

@@ -26,7 +26,7 @@ const ReferralProgramOutput = Type.Object({
     client_name: Type.String(),
     code: Type.String({ description: 'Their personal code; a new lead created with source referral:<CODE> is tracked to it' }),
     reward_type: StringEnum(REFERRAL_REWARD_TYPES),
-    reward_amount: Dollars({ description: 'Reward value in AUD dollars' }),
+    reward_amount: Dollars('none', { description: 'Reward value' }),
     share_text: Type.String({ description: 'Ready-to-share wording, with the reward disclosed' }),
     created: Type.Boolean({ description: 'Made now (false: the client already had this code)' }),
     referred_leads: Type.Integer({ minimum: 0, description: 'Leads that came with this code so far' }),
@@ -73,7 +73,7 @@ export const referralProgramOperation = defineOperation({
   input: Type.Object(
     {
       reward_type: Type.Optional(StringEnum(REFERRAL_REWARD_TYPES, { description: "What the referrer gets; default the automation's setting (discount)" })),
-      reward_amount: Type.Optional(Dollars({ minimum: 0, maximum: 10_000, description: "Reward value in AUD dollars; default the automation's setting ($50)" })),
+      reward_amount: Type.Optional(Dollars('none', { minimum: 0, maximum: 10_000, description: "Reward value; default the automation's setting ($50)" })),
       days: Type.Optional(Type.Integer({ minimum: 1, maximum: 365, default: 365, description: 'Clients with jobs completed in the last this many days (default 365)' })),
     },
     closed,

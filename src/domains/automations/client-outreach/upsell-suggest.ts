@@ -35,8 +35,8 @@ const Suggestion = Type.Object({
   name: Type.String(),
   category: Nullable(Type.String()),
   unit: Type.String({ description: 'What the price is per' }),
-  price: Dollars({ description: 'Catalogue price in AUD per unit, ex GST' }),
-  price_incl_gst: Dollars({ description: 'The same with 10% GST' }),
+  price: Dollars('ex', { description: 'Catalogue price per unit' }),
+  price_incl_gst: Dollars('incl', { description: 'The same with 10% GST' }),
   rule: StringEnum(['maintenance_after_repair', 'same_category', 'popular'] as const, { description: 'Which rule suggested it' }),
   reason: Type.String({ description: 'Why, in words' }),
 })

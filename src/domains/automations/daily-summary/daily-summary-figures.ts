@@ -11,7 +11,7 @@ import { localDateTime, startOfLocalDay, localDate } from '../../../core/zoned-t
 import { countDayActivity, countOpenItems, listDayJobs } from './queries.js'
 
 const Count = (description: string) => Type.Integer({ minimum: 0, description })
-const Money = (description: string) => Dollars({ description: `${description} (AUD dollars incl. GST)` })
+const Money = (description: string) => Dollars('incl', { description })
 const $ = (cents: string | number) => centsToDollars(Number(cents))
 
 export const DayFiguresSchema = Type.Object({

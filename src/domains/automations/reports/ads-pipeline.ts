@@ -8,6 +8,7 @@ import Type, { type Static } from 'typebox'
 import type { Principal } from '../../../core/access.js'
 import type { Deps } from '../../../core/deps.js'
 import { validationError } from '../../../core/errors.js'
+import { Dollars } from '../../../core/schema-helpers.js'
 import { centsToDollars, parseDollars } from '../../../core/money.js'
 import { addDays } from '../../../core/period.js'
 import { localDate, startOfLocalDay } from '../../../core/zoned-time.js'
@@ -15,8 +16,9 @@ import { withTenant } from '../../../db/sql.js'
 import { findTimeZone, insertAdSpend, listAdSpendRows, listPipelineGroups, type GroupRow, type SpendRow } from './queries.js'
 
 const DateOnly = (description: string) => Type.String({ format: 'date', description })
-const Money = (description: string) => Type.Number({ description })
-const NullableMoney = (description: string) => Type.Union([Type.Number(), Type.Null()], { description })
+// Ad spend is recorded as paid and revenue as invoiced, both incl. GST.
+const Money = (description: string) => Dollars('incl', { description })
+const NullableMoney = (description: string) => Type.Union([Dollars('incl'), Type.Null()], { description: `${description} (AUD dollars, incl. GST)` })
 
 export const RecordAdSpendInput = Type.Object(
   {
@@ -24,7 +26,7 @@ export const RecordAdSpendInput = Type.Object(
     campaign: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'The campaign, as leads record it after the colon (google_ads:spring-promo); omit for spend on the source as a whole' })),
     period_start: DateOnly('First day the spend covers (YYYY-MM-DD)'),
     period_end: DateOnly('Last day the spend covers, inclusive (YYYY-MM-DD)'),
-    amount: Type.Number({ minimum: 0, maximum: 1_000_000_000, description: 'Spend over the period in AUD dollars (at most two decimals)' }),
+    amount: Dollars('incl', { minimum: 0, maximum: 1_000_000_000, description: 'Spend over the period, as paid (at most two decimals)' }),
     note: Type.Optional(Type.String({ maxLength: 500 })),
   },
   { additionalProperties: false },
@@ -32,7 +34,7 @@ export const RecordAdSpendInput = Type.Object(
 
 const AdSpendRecord = Type.Object({
   id: Type.String(), source: Type.String(), campaign: Type.Union([Type.String(), Type.Null()]),
-  periodStart: Type.String(), periodEnd: Type.String(), amount: Money('AUD dollars'), note: Type.Union([Type.String(), Type.Null()]), createdAt: Type.String(),
+  periodStart: Type.String(), periodEnd: Type.String(), amount: Money('Spend over the period, as paid'), note: Type.Union([Type.String(), Type.Null()]), createdAt: Type.String(),
 })
 export const AdSpendResponse = Type.Object({ adSpend: AdSpendRecord })
 
@@ -52,7 +54,7 @@ const Figures = {
   leads: Type.Integer(),
   quoted: Type.Integer({ description: 'Leads with at least one quote sent' }),
   wonJobs: Type.Integer({ description: 'Jobs of these leads that went ahead (Scheduled, In Progress or Completed)' }),
-  revenue: Money('Invoiced to these leads (issued, not void, net of credits), AUD incl. GST'),
+  revenue: Money('Invoiced to these leads (issued, not void, net of credits)'),
   adSpend: NullableMoney('Ad spend for the window (recorded periods counted by the days they share with it); null when none is recorded'),
   costPerLead: NullableMoney('adSpend / leads; null without spend or leads'),
   costPerWonJob: NullableMoney('adSpend / wonJobs; null without spend or won jobs'),

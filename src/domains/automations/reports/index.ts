@@ -22,7 +22,7 @@ const reportingOperations = [
       {
         days: Type.Optional(Type.Integer({ minimum: 1, maximum: 365, default: 30, description: 'Lookback period in days (default 30)' })),
         campaign: Type.Optional(Type.String({ description: 'Only this campaign (lead source)' })),
-        ad_spend: Type.Optional(Dollars({ minimum: 0, description: 'Ad spend over the period in AUD dollars, for cost per lead and return' })),
+        ad_spend: Type.Optional(Dollars('incl', { minimum: 0, description: 'Ad spend over the period as paid, for cost per lead and return' })),
       },
       closed,
     ),

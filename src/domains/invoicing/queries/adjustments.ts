@@ -9,6 +9,14 @@ export async function countLiveCreditNotes(tx: postgres.TransactionSql, invoiceI
   return credited!.n
 }
 
+/** Subtotal and GST (cents) of the credit notes that are not void against an invoice. */
+export async function liveCreditTotals(tx: postgres.TransactionSql, invoiceId: string): Promise<{ subtotalCents: number; gstCents: number }> {
+  const [row] = await tx<{ subtotal: string; gst: string }[]>`
+    select coalesce(sum(subtotal_cents), 0) as subtotal, coalesce(sum(gst_cents), 0) as gst
+    from invoices where credits_invoice_id = ${invoiceId} and status <> 'Void'`
+  return { subtotalCents: Number(row!.subtotal), gstCents: Number(row!.gst) }
+}
+
 export async function markInvoiceVoid(tx: postgres.TransactionSql, id: string, reason: string, now: Date): Promise<void> {
   await tx`update invoices set status = 'Void', voided_at = ${now}, void_reason = ${reason}, updated_at = ${now} where id = ${id}`
 }
