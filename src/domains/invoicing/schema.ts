@@ -1,7 +1,7 @@
 import Type from 'typebox'
 import { DateTime, Dollars, Nullable, StringEnum, UPDATE_OPTIONS } from '../../core/schema-helpers.js'
 import { PageFields, PagingInput } from '../../core/paging.js'
-import { AuState } from '../shared-schema.js'
+import { AuState, DryRun, MessageOutputFields } from '../shared-schema.js'
 import { INVOICE_KINDS, INVOICE_STATUSES } from './document.js'
 
 const closed = { additionalProperties: false } as const
@@ -104,11 +104,12 @@ export const SendInvoiceInput = Type.Object(
     id: Id('Invoice to send'),
     send_sms: Type.Optional(Type.Boolean({ default: false })),
     send_email: Type.Optional(Type.Boolean({ default: true })),
-    message: Type.Optional(Type.String({ maxLength: 1000 })),
+    message: Type.Optional(Type.String({ maxLength: 1000, description: 'Note sent as written, after the greeting (a note that starts with its own greeting, e.g. "Hi Jane, ...", replaces it)' })),
+    dry_run: DryRun,
   },
   closed,
 )
-export const SendInvoiceResponse = Type.Object({ invoice: InvoiceSchema, delivery: Delivery })
+export const SendInvoiceResponse = Type.Object({ invoice: InvoiceSchema, ...MessageOutputFields, delivery: Delivery })
 
 export const VoidInvoiceInput = Type.Object(
   { id: Id('Invoice to void (nothing may have been paid on it)'), reason: Type.String({ minLength: 3, maxLength: 500, description: 'Why it is voided' }) },
@@ -146,6 +147,7 @@ export const ChaseInput = Type.Object(
     jobId: Type.Optional(Id('Job whose overdue invoice to chase; omit to list all overdue invoices')),
     tone: Type.Optional(StringEnum(['friendly', 'firm', 'final'] as const, { description: 'Reminder tone, used with jobId: friendly (7+ days overdue), firm (14+), final (30+); default the level its days overdue reach' })),
     channel: Type.Optional(StringEnum(['sms', 'email', 'both'] as const, { description: "sms, email or both; default every channel the client has" })),
+    dry_run: DryRun,
   },
   closed,
 )
@@ -168,6 +170,7 @@ export const ChaseResponse = Type.Object({
   overdue: Type.Array(OverdueInvoice),
   total_outstanding: Dollars({ description: 'Sum of the overdue balances listed' }),
   reminder: Nullable(Type.Object({ invoiceNumber: Type.String(), tone: Type.String(), daysOverdue: Type.Integer(), delivery: Delivery })),
+  ...MessageOutputFields,
 })
 
 export const RecoveryInput = Type.Object(
