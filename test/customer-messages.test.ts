@@ -182,3 +182,27 @@ describe('jobs.send_eta', () => {
     expect((await sent('job_id', job.id)).map(({ status: _, ...m }) => m)).toEqual(asRecorded(greeted.messages))
   })
 })
+
+describe('comms.send_sms and comms.send_email', () => {
+  const toJane = () => app.owner`select channel, to_address, subject, body, text_body from communications where lead_id = ${leadId} and message_type in ('manual', 'marketing') order by created_at, channel`
+
+  it('a dry run shows the message as the provider gets it (a marketing SMS with who it is from and the opt-out) and records nothing; the real send records that text', async () => {
+    const before = await counted()
+    const dry = await tool(client, 'comms.send_sms', { to: '0412 345 678', message: 'Winter special: 10% off hot water services this month.', message_type: 'marketing', lead_id: leadId, dry_run: true })
+    expect(dry).toMatchObject({ message: null, dry_run: true, skipped: [], delivery: { workflow_id: null } })
+    // The company has no ABN on file, so it is identified by name.
+    expect(dry.messages).toEqual([{
+      channel: 'sms', to: '+61412345678', subject: null, html: null,
+      text: `Winter special: 10% off hot water services this month.\n- ${BUSINESS}. Reply STOP to opt out`,
+    }])
+    const email = await tool(client, 'comms.send_email', { to: 'jane@example.com', subject: 'Your booking', body: '<p>Hi Jane, see you <b>Monday</b>.</p>', lead_id: leadId, dry_run: true })
+    expect(email.messages).toEqual([{ channel: 'email', to: 'jane@example.com', subject: 'Your booking', html: '<p>Hi Jane, see you <b>Monday</b>.</p>', text: 'Hi Jane, see you Monday.' }])
+    expect(await toJane()).toEqual([])
+    expect(await counted()).toEqual(before)
+
+    const real = await tool(client, 'comms.send_sms', { to: '0412 345 678', message: 'Winter special: 10% off hot water services this month.', message_type: 'marketing', lead_id: leadId })
+    expect(real).toMatchObject({ dry_run: false, messages: dry.messages, message: { status: 'queued' } })
+    await settle(real.delivery.workflow_id)
+    expect(await toJane()).toEqual(asRecorded(dry.messages))
+  })
+})

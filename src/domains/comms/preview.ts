@@ -19,6 +19,13 @@ export interface SentMessageView {
 /** Shown in place of a marketing email's own unsubscribe link, which exists only once the message is recorded. */
 export const UNSUBSCRIBE_PLACEHOLDER = '<unsubscribe link>'
 
+/** A recorded message as it went to the provider (comms.send_sms and send_email answer with it). */
+export function recordedView(row: { channel: 'sms' | 'email'; to_address: string; subject: string | null; body: string; text_body: string | null }): SentMessageView {
+  return row.channel === 'sms'
+    ? { channel: 'sms', to: row.to_address, subject: null, text: row.body, html: null }
+    : { channel: 'email', to: row.to_address, subject: row.subject ?? '', text: row.text_body ?? '', html: row.body }
+}
+
 export async function messageViews(tx: postgres.TransactionSql, messages: QueuedMessage[]): Promise<SentMessageView[]> {
   if (!messages.length) return []
   const company = await readCompany(tx)
