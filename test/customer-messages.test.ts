@@ -115,7 +115,16 @@ describe('payments.send_link', () => {
     await tool(client, 'quotes.update', { quote_id: quote.id, status: 'Accepted' })
     const { job } = await tool(client, 'jobs.create', { lead_id: leadId, quote_id: quote.id })
     await tool(client, 'jobs.complete', { job_id: job.id })
+    // invoicing.generate's dry run issues nothing: the invoice it shows is rolled back.
+    const preview = await tool(client, 'invoicing.generate', { job_id: job.id, send_sms: true, dry_run: true })
+    expect(preview).toMatchObject({ dry_run: true, total: 3272.5, delivery: { workflow_id: null, channels: ['sms'] } })
+    expect(preview.messages).toEqual([{
+      channel: 'sms', to: '+61412345678', subject: null, html: null,
+      text: `Hi Jane, invoice ${preview.invoice_number} from ${BUSINESS}: $3,272.50 due ${preview.invoice.dueDate}. View and pay: ${preview.invoice.publicUrl}`,
+    }])
+    expect(await app.owner`select id from invoices where job_id = ${job.id}`).toEqual([])
     const { invoice } = await tool(client, 'invoicing.generate', { job_id: job.id })
+    expect(invoice.invoiceNumber).toBe(preview.invoice_number)
     expect(invoice.total).toBe(3272.5)
     const pay = `${invoice.publicUrl}/pay`
     const before = await counted()

@@ -72,6 +72,10 @@ export const GenerateInvoiceInput = Type.Object(
     notes: Type.Optional(Type.String({ maxLength: 2000, description: 'Notes printed on the invoice' })),
     send_sms: Type.Optional(Type.Boolean({ default: false, description: "Text the invoice link to the client's mobile" })),
     send_email: Type.Optional(Type.Boolean({ default: false, description: 'Email the invoice with its PDF attached' })),
+    dry_run: Type.Optional(Type.Boolean({
+      default: false,
+      description: 'true: change nothing and send nothing; answer with the invoice as it would be issued now and the exact messages (recipient, SMS text, email subject, text and HTML) send_sms/send_email would send; only the token in the link differs, as the real call issues its own. Nothing is recorded or counted toward the message limits and no workflow starts.',
+    })),
   },
   closed,
 )
@@ -81,6 +85,7 @@ export const GenerateInvoiceResponse = Type.Object({
   invoice_number: Type.String(),
   total: Money,
   payment_url: Nullable(Type.String({ description: 'Set when a payment account is active' })),
+  ...MessageOutputFields,
   delivery: Delivery,
 })
 
