@@ -43,3 +43,24 @@ export const BUSINESS_STRUCTURES = ['sole_trader', 'partnership', 'company', 'tr
 
 /** How a notice reaches the client. */
 export const Channel = StringEnum(['sms', 'email', 'both'] as const, { default: 'sms', description: 'Send by SMS, email or both (default sms)' })
+
+/** The dry_run argument of every tool that messages a customer. */
+export const DryRun = Type.Optional(Type.Boolean({
+  default: false,
+  description: 'true: change nothing and send nothing; answer with the exact messages (recipient, SMS text, email subject, text and HTML) a real call with the same arguments would send now. Nothing is recorded or counted toward the message limits and no workflow starts.',
+}))
+
+/** One message to a customer as it goes out (or, on a dry run, would go out). */
+export const SentMessage = Type.Object({
+  channel: StringEnum(['sms', 'email'] as const),
+  to: Type.String({ description: 'Mobile number or email address' }),
+  subject: Type.Union([Type.String(), Type.Null()], { description: 'Email subject; null for an SMS' }),
+  text: Type.String({ description: "The SMS text, or the email's plain-text part" }),
+  html: Type.Union([Type.String(), Type.Null()], { description: "The email's HTML part; null for an SMS" }),
+})
+
+/** Output fields of a tool that messages a customer: whether it was a dry run, and what was (or would be) sent. */
+export const MessageOutputFields = {
+  dry_run: Type.Boolean({ description: 'true: nothing was changed or sent; messages shows what a real call would send' }),
+  messages: Type.Array(SentMessage, { description: 'The messages exactly as sent (queued for delivery), or on a dry run as they would be' }),
+}

@@ -1,7 +1,7 @@
 import Type from 'typebox'
 import { DateTime, Nullable, StringEnum } from '../../core/schema-helpers.js'
 import { PageFields, PagingInput } from '../../core/paging.js'
-import { closed } from '../shared-schema.js'
+import { closed, DryRun, MessageOutputFields } from '../shared-schema.js'
 import { MARKETING_MESSAGE_TYPES } from './spam-act.js'
 
 /** Delivery statuses, in the order a message moves through them (see docs/decisions.md). */
@@ -70,6 +70,7 @@ export const SendSmsInput = Type.Object(
     message: Type.String({ minLength: 1, maxLength: 1600, description: 'Message text (long messages are sent as several SMS segments)' }),
     message_type: KindOfMessage,
     ...Links,
+    dry_run: DryRun,
   },
   closed,
 )
@@ -82,12 +83,15 @@ export const SendEmailInput = Type.Object(
     reply_to: Type.Optional(Type.String({ format: 'email', maxLength: 254, description: "Reply-to address; defaults to the company's email" })),
     message_type: KindOfMessage,
     ...Links,
+    dry_run: DryRun,
   },
   closed,
 )
 
 export const SendResponse = Type.Object({
-  message: MessageSchema,
+  message: Type.Union([MessageSchema, Type.Null()], { description: 'The message as recorded; null on a dry run' }),
+  ...MessageOutputFields,
+  skipped: Type.Array(Type.String(), { description: 'Why nothing goes: the recipient opted out of marketing messages (Spam Act 2003)' }),
   delivery: Type.Object({
     workflow_id: Nullable(Type.String({ description: 'The delivery workflow; null when nothing is to be sent (the recipient opted out)' })),
   }),

@@ -19,6 +19,7 @@ import { optedOutReason, optedOutSince, readCompany, recordOutbound } from './re
 import type { ListMessagesInput, SendEmailInput, SendSmsInput } from './schema.js'
 import type { MessageRequest } from '../../../workflows/messages.js'
 import { isMarketing } from './spam-act.js'
+import { messageViews, recordedView } from './preview.js'
 
 const MOBILE_RULE = 'an Australian mobile number is required, e.g. 0412 345 678 or +61 412 345 678'
 
@@ -52,8 +53,14 @@ function withoutCompany(req: MessageRequest): QueuedMessage {
   return queued as QueuedMessage
 }
 
-/** Records the message and queues it, or, for marketing to an address that opted out, records it as not sent. */
-async function queueOne(deps: Deps, principal: Principal, build: (links: { leadId?: string; jobId?: string }, id: string) => MessageRequest, links: { lead_id?: string; job_id?: string }) {
+/**
+ * Records the message and queues it, or, for marketing to an address that opted out, records it
+ * as not sent. A dry run stops before recording and shows the message as composeMessage renders it.
+ */
+async function queueOne(
+  deps: Deps, principal: Principal, build: (links: { leadId?: string; jobId?: string }, id: string) => MessageRequest,
+  links: { lead_id?: string; job_id?: string; dry_run?: boolean },
+) {
   const now = deps.clock.now()
   return withTenantThenStart(deps, principal.companyId, async (tx, start) => {
     const id = randomUUID()
@@ -61,6 +68,10 @@ async function queueOne(deps: Deps, principal: Principal, build: (links: { leadI
     const company = await readCompany(tx)
     const provider = req.channel === 'sms' ? deps.sms.name : deps.email.name
     const since = isMarketing(req.messageType) ? await optedOutSince(tx, req.channel, req.to) : null
+    const skipped = since ? [optedOutReason(req.channel, req.to, since, company)] : []
+    if (links.dry_run) {
+      return { message: null, dry_run: true, messages: since ? [] : await messageViews(tx, [withoutCompany(req)]), skipped, delivery: { workflow_id: null } }
+    }
     let workflowId: string | null = null
     if (since) {
       await recordOutbound(deps, tx, req, { provider, company, id, status: 'failed', error: optedOutReason(req.channel, req.to, since, company) })
@@ -69,8 +80,8 @@ async function queueOne(deps: Deps, principal: Principal, build: (links: { leadI
       const delivery = await start(await reserveMessageDelivery(tx, { companyId: principal.companyId, subject: `comms:${id}`, messages: [withoutCompany(req)], now }))
       workflowId = delivery.workflow_id
     }
-    const row = await findMessage(tx, id)
-    return { message: presentMessage(row!), delivery: { workflow_id: workflowId } }
+    const row = (await findMessage(tx, id))!
+    return { message: presentMessage(row), dry_run: false, messages: since ? [] : [recordedView(row)], skipped, delivery: { workflow_id: workflowId } }
   })
 }
 

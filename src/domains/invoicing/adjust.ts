@@ -16,7 +16,7 @@ import { issueInvoice } from './issue.js'
 import { balanceCents, findInvoice } from './queries.js'
 import { applyCredit, countLiveCreditNotes, liveCreditTotals, findInvoiceId, markInvoiceVoid, removeCredit, restoreStatusAfterCredit } from './queries/adjustments.js'
 import type { CreditNoteInput, RecordPaymentInput, SendInvoiceInput, VoidInvoiceInput } from './schema.js'
-import { queueInvoiceMessages } from './send.js'
+import { sendInvoiceMessages } from './send.js'
 import { loadInvoice } from './service.js'
 
 export async function voidInvoice(deps: Deps, principal: Principal, input: Static<typeof VoidInvoiceInput>) {
@@ -103,10 +103,11 @@ export async function sendInvoice(deps: Deps, principal: Principal, input: Stati
     const inv = await findInvoice(tx, input.id, await companyToday(tx, now))
     if (!inv) throw notFound('Invoice')
     if (inv.stored_status === 'Void') throw new AppError('conflict', `${inv.invoice_number} is void and cannot be sent.`, { invoice_status: 'Void' })
-    const delivery = await queueInvoiceMessages(deps, tx, start, {
+    const { delivery, messages } = await sendInvoiceMessages(deps, tx, start, {
       companyId: principal.companyId, invoiceId: inv.id, sms: input.send_sms ?? false, email: input.send_email ?? true, message: input.message, now,
+      dryRun: input.dry_run,
     }, emit)
-    return { invoice: await loadInvoice(deps, tx, inv.id), delivery }
+    return { invoice: await loadInvoice(deps, tx, inv.id), dry_run: input.dry_run ?? false, messages, delivery }
   })
 }
 

@@ -13,6 +13,7 @@ import { withTenant } from '../../db/sql.js'
 import { withTenantThenStart } from '../../temporal/outbox.js'
 import { reserveMessageDelivery, type QueuedMessage } from '../comms/deliver.js'
 import { escapeHtml } from '../../core/html-escape.js'
+import { messageViews } from '../comms/preview.js'
 import { publicInvoiceUrl } from './queries.js'
 import { findJobId, insertInvoiceReminder, listChaseRuns, listOverdueInvoices, type ChaseRunRow, type OverdueRow, type Tone } from './queries/chase.js'
 import { findBusinessName } from './queries/parties.js'
@@ -66,7 +67,7 @@ export async function chaseInvoices(deps: Deps, principal: Principal, input: Sta
   if (!input.jobId) {
     return withTenant(deps.db, principal.companyId, async (tx) => {
       const rows = await listOverdueInvoices(tx, await companyToday(tx, now))
-      return { overdue: await presentAll(tx, rows), total_outstanding: outstanding(rows), reminder: null }
+      return { overdue: await presentAll(tx, rows), total_outstanding: outstanding(rows), reminder: null, dry_run: input.dry_run ?? false, messages: [] }
     })
   }
   const jobId = input.jobId
@@ -99,6 +100,15 @@ export async function chaseInvoices(deps: Deps, principal: Principal, input: Sta
       } else skipped.push('email: the client has no email address')
     }
     if (!messages.length) throw new AppError('conflict', `No reminder could be sent: ${skipped.join('; ')}. Add the client's mobile or email (leads.update).`, { skipped })
+    const views = await messageViews(tx, messages)
+    const channels = messages.map((m) => m.channel)
+    if (input.dry_run) {
+      const all = await listOverdueInvoices(tx, today)
+      return {
+        overdue: await presentAll(tx, all), total_outstanding: outstanding(all), dry_run: true, messages: views,
+        reminder: { invoiceNumber: target.invoice_number, tone, daysOverdue: target.days_overdue, delivery: { workflow_id: null, channels, skipped } },
+      }
+    }
     const delivery = await start(await reserveMessageDelivery(tx, { companyId: principal.companyId, subject: `invoice-chase:${target.id}:${number}`, messages, now }))
     await insertInvoiceReminder(tx, {
       companyId: principal.companyId, invoiceId: target.id, tone, daysOverdue: target.days_overdue,
@@ -108,7 +118,8 @@ export async function chaseInvoices(deps: Deps, principal: Principal, input: Sta
     return {
       overdue: await presentAll(tx, all),
       total_outstanding: outstanding(all),
-      reminder: { invoiceNumber: target.invoice_number, tone, daysOverdue: target.days_overdue, delivery: { workflow_id: delivery.workflow_id, channels: messages.map((m) => m.channel), skipped } },
+      reminder: { invoiceNumber: target.invoice_number, tone, daysOverdue: target.days_overdue, delivery: { workflow_id: delivery.workflow_id, channels, skipped } },
+      dry_run: false, messages: views,
     }
   })
 }

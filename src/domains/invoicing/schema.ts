@@ -1,7 +1,7 @@
 import Type from 'typebox'
 import { DateTime, Dollars, Nullable, StringEnum, UPDATE_OPTIONS } from '../../core/schema-helpers.js'
 import { PageFields, PagingInput } from '../../core/paging.js'
-import { AuState } from '../shared-schema.js'
+import { AuState, DryRun, MessageOutputFields } from '../shared-schema.js'
 import { INVOICE_KINDS, INVOICE_STATUSES } from './document.js'
 
 const closed = { additionalProperties: false } as const
@@ -72,6 +72,10 @@ export const GenerateInvoiceInput = Type.Object(
     notes: Type.Optional(Type.String({ maxLength: 2000, description: 'Notes printed on the invoice' })),
     send_sms: Type.Optional(Type.Boolean({ default: false, description: "Text the invoice link to the client's mobile" })),
     send_email: Type.Optional(Type.Boolean({ default: false, description: 'Email the invoice with its PDF attached' })),
+    dry_run: Type.Optional(Type.Boolean({
+      default: false,
+      description: 'true: change nothing and send nothing; answer with the invoice as it would be issued now and the exact messages (recipient, SMS text, email subject, text and HTML) send_sms/send_email would send; only the token in the link differs, as the real call issues its own. Nothing is recorded or counted toward the message limits and no workflow starts.',
+    })),
   },
   closed,
 )
@@ -81,6 +85,7 @@ export const GenerateInvoiceResponse = Type.Object({
   invoice_number: Type.String(),
   total: Money('Invoice total'),
   payment_url: Nullable(Type.String({ description: 'Set when a payment account is active' })),
+  ...MessageOutputFields,
   delivery: Delivery,
 })
 
@@ -104,11 +109,12 @@ export const SendInvoiceInput = Type.Object(
     id: Id('Invoice to send'),
     send_sms: Type.Optional(Type.Boolean({ default: false })),
     send_email: Type.Optional(Type.Boolean({ default: true })),
-    message: Type.Optional(Type.String({ maxLength: 1000 })),
+    message: Type.Optional(Type.String({ maxLength: 1000, description: 'Note sent as written, after the greeting (a note that starts with its own greeting, e.g. "Hi Jane, ...", replaces it)' })),
+    dry_run: DryRun,
   },
   closed,
 )
-export const SendInvoiceResponse = Type.Object({ invoice: InvoiceSchema, delivery: Delivery })
+export const SendInvoiceResponse = Type.Object({ invoice: InvoiceSchema, ...MessageOutputFields, delivery: Delivery })
 
 export const VoidInvoiceInput = Type.Object(
   { id: Id('Invoice to void (nothing may have been paid on it)'), reason: Type.String({ minLength: 3, maxLength: 500, description: 'Why it is voided' }) },
@@ -146,6 +152,7 @@ export const ChaseInput = Type.Object(
     jobId: Type.Optional(Id('Job whose overdue invoice to chase; omit to list all overdue invoices')),
     tone: Type.Optional(StringEnum(['friendly', 'firm', 'final'] as const, { description: 'Reminder tone, used with jobId: friendly (7+ days overdue), firm (14+), final (30+); default the level its days overdue reach' })),
     channel: Type.Optional(StringEnum(['sms', 'email', 'both'] as const, { description: "sms, email or both; default every channel the client has" })),
+    dry_run: DryRun,
   },
   closed,
 )
@@ -168,6 +175,7 @@ export const ChaseResponse = Type.Object({
   overdue: Type.Array(OverdueInvoice),
   total_outstanding: Dollars('incl', { description: 'Sum of the overdue balances listed' }),
   reminder: Nullable(Type.Object({ invoiceNumber: Type.String(), tone: Type.String(), daysOverdue: Type.Integer(), delivery: Delivery })),
+  ...MessageOutputFields,
 })
 
 export const RecoveryInput = Type.Object(

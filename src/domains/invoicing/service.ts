@@ -18,7 +18,8 @@ import {
 import { issueInvoice, type NewLine } from './issue.js'
 import { invoicesOfJob, linesOf, listInvoiceRows, listJobExtras, paymentsActive, presentInvoice, type InvoiceRow } from './queries.js'
 import type { GenerateInvoiceInput, ListInvoicesInput } from './schema.js'
-import { queueInvoiceMessages } from './send.js'
+import { sendInvoiceMessages } from './send.js'
+import { RollBack, rolledBack } from '../../core/dry-run.js'
 import { loadInvoice, presentRow } from './load.js'
 import { readSettings } from './settings.js'
 import { paymentClaimStatement } from './sop.js'
@@ -106,7 +107,8 @@ function claimLinesFor(basis: BasisLine[], invoiced: Invoiced, claim: NonNullabl
 
 export async function generateInvoice(deps: Deps, principal: Principal, input: Static<typeof GenerateInvoiceInput>) {
   const now = deps.clock.now()
-  return withTenantEmitting(deps, principal.companyId, async (tx, emit, start) => {
+  // A dry run issues the invoice to compose its messages, then rolls everything back.
+  return rolledBack(() => withTenantEmitting(deps, principal.companyId, async (tx, emit, start) => {
     const job = await findJob(tx, input.job_id, { forUpdate: true })
     if (!job) throw notFound('Job')
     assertInvoiceable(job, !!input.progress_claim)
@@ -142,10 +144,15 @@ export async function generateInvoice(deps: Deps, principal: Principal, input: S
       companyId: principal.companyId, leadId: job.lead_id, jobId: job.id, quoteId: job.quote_id, kind: claim ? 'progress' : 'final',
       lines, claim, notes, dueInDays: input.due_in_days ?? settings.payment_terms_days, sent: false, now,
     })
-    const delivery = await queueInvoiceMessages(deps, tx, start, { companyId: principal.companyId, invoiceId: id, sms: input.send_sms ?? false, email: input.send_email ?? false, now }, emit)
+    const dryRun = input.dry_run ?? false
+    const { delivery, messages } = await sendInvoiceMessages(deps, tx, start, {
+      companyId: principal.companyId, invoiceId: id, sms: input.send_sms ?? false, email: input.send_email ?? false, now, dryRun,
+    }, emit)
     const invoice = await loadInvoice(deps, tx, id)
-    return { invoice, invoice_number: invoice.invoiceNumber, total: invoice.total, payment_url: invoice.paymentUrl, delivery }
-  })
+    const answer = { invoice, invoice_number: invoice.invoiceNumber, total: invoice.total, payment_url: invoice.paymentUrl, dry_run: dryRun, messages, delivery }
+    if (dryRun) throw new RollBack(answer)
+    return answer
+  }))
 }
 
 export async function getInvoice(deps: Deps, principal: Principal, id: string) {

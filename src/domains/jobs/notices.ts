@@ -6,6 +6,8 @@ import type { Principal } from '../../core/access.js'
 import { AppError, notFound } from '../../core/errors.js'
 import { escapeHtml } from '../../core/html-escape.js'
 import { isAuMobile } from '../../core/phone.js'
+import { customerEmail, customerSms, firstNameOf } from '../comms/customer-message.js'
+import { messageViews } from '../comms/preview.js'
 import { reserveMessageDelivery, type QueuedMessage } from '../comms/deliver.js'
 import { withTenantThenStart } from '../../temporal/outbox.js'
 import { findJob, findNoticeCompany, presentJob, updateEtaCount } from './queries.js'
@@ -20,29 +22,35 @@ export async function sendEta(deps: Deps, principal: Principal, input: Static<ty
     if (row.status === 'Completed' || row.status === 'Cancelled') {
       throw new AppError('conflict', `The job is ${row.status}; no on-my-way notice is needed.`, { current_status: row.status })
     }
-    const company = await findNoticeCompany(tx)
-    const first = row.lead_name.split(/\s+/)[0] ?? row.lead_name
-    const who = row.technician ? `${row.technician} from ${company!.business_name}` : company!.business_name
+    const company = (await findNoticeCompany(tx))!
+    const firstName = firstNameOf(row.lead_name)
+    const who = row.technician ? `${row.technician} from ${company.business_name}` : company.business_name
     const when = input.eta_minutes ? ` and should arrive in about ${input.eta_minutes} minutes` : ''
-    const text = `Hi ${first}, ${who} is on the way${when}.${input.message ? ` ${input.message}` : ''}`
+    const about = `${who} is on the way${when}.`
     const channel = input.channel ?? 'sms'
-    // Numbered per job, so a retried delivery of notice n never sends twice (never keyed by the clock).
-    const notice = await updateEtaCount(tx, row.id)
+    // Numbered per job, so a retried delivery of notice n never sends twice (never keyed by the
+    // clock). A dry run takes no number: its messages are shown, never keyed or delivered.
+    const notice = input.dry_run ? 'dry-run' : await updateEtaCount(tx, row.id)
     const key = `eta:${row.id}:${notice}`
     const base = { messageType: 'eta', leadId: row.lead_id, jobId: row.id }
     const messages: QueuedMessage[] = []
     const skipped: string[] = []
     if (channel !== 'email') {
-      if (row.lead_phone && isAuMobile(row.lead_phone)) messages.push({ ...base, channel: 'sms', to: row.lead_phone, body: text, idempotencyKey: `${key}:sms` })
-      else skipped.push('sms: the client has no Australian mobile number')
+      if (row.lead_phone && isAuMobile(row.lead_phone)) {
+        messages.push({ ...base, channel: 'sms', to: row.lead_phone, body: customerSms({ firstName, note: input.message, about }), idempotencyKey: `${key}:sms` })
+      } else skipped.push('sms: the client has no Australian mobile number')
     }
     if (channel !== 'sms') {
       if (row.lead_email) {
-        messages.push({ ...base, channel: 'email', to: row.lead_email, subject: `${company!.business_name} is on the way`, body: `<p>${escapeHtml(text)}</p>`, text, idempotencyKey: `${key}:email` })
+        const email = customerEmail({ firstName, note: input.message, about, aboutHtml: escapeHtml(about), signOff: company.business_name })
+        messages.push({ ...base, channel: 'email', to: row.lead_email, subject: `${company.business_name} is on the way`, body: email.html, text: email.text, idempotencyKey: `${key}:email` })
       } else skipped.push('email: the client has no email address')
     }
     if (!messages.length) throw new AppError('validation_error', 'The client cannot be reached on the chosen channel.', { messages: skipped })
+    const job = presentJob(row, localDate(deps.clock.now(), company.time_zone))
+    const views = await messageViews(tx, messages)
+    if (input.dry_run) return { job, dry_run: true, messages: views, delivery: { workflow_id: null, channels: messages.map((m) => m.channel), skipped } }
     const delivery = await start(await reserveMessageDelivery(tx, { companyId: principal.companyId, subject: `job-eta:${row.id}:${notice}`, messages, now }))
-    return { job: presentJob(row, localDate(deps.clock.now(), company!.time_zone)), delivery: { workflow_id: delivery.workflow_id, channels: messages.map((m) => m.channel), skipped } }
+    return { job, dry_run: false, messages: views, delivery: { workflow_id: delivery.workflow_id, channels: messages.map((m) => m.channel), skipped } }
   })
 }

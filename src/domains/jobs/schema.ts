@@ -2,6 +2,7 @@ import Type from 'typebox'
 import { DateTime, Dollars, Nullable, StringEnum, UPDATE_OPTIONS } from '../../core/schema-helpers.js'
 import { PageFields, PagingInput } from '../../core/paging.js'
 import { CompletionReviewOutcome } from '../reviews/schema.js'
+import { DryRun, MessageOutputFields } from '../shared-schema.js'
 
 export const JOB_STATUSES = ['Quoted', 'Scheduled', 'In Progress', 'Completed', 'Cancelled'] as const
 export type JobStatus = (typeof JOB_STATUSES)[number]
@@ -111,7 +112,8 @@ export const SendEtaInput = Type.Object(
     job_id: Id('Job the technician is travelling to'),
     eta_minutes: Type.Optional(Type.Integer({ minimum: 1, maximum: 480, description: 'Expected minutes until arrival' })),
     channel: Type.Optional(StringEnum(['sms', 'email', 'both'] as const, { default: 'sms', description: 'sms (default), email or both' })),
-    message: Type.Optional(Type.String({ maxLength: 500, description: 'Extra text added to the notice' })),
+    message: Type.Optional(Type.String({ maxLength: 500, description: 'Note sent as written, after the greeting and before the notice (a note that starts with its own greeting, e.g. "Hi Jane, ...", replaces it)' })),
+    dry_run: DryRun,
   },
   closed,
 )
@@ -146,5 +148,6 @@ export const CompleteJobResponse = Type.Object({
 })
 export const SendEtaResponse = Type.Object({
   job: JobSchema,
+  ...MessageOutputFields,
   delivery: Type.Object({ workflow_id: Nullable(Type.String()), channels: Type.Array(Type.String()), skipped: Type.Array(Type.String()) }),
 })

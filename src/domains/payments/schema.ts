@@ -1,6 +1,6 @@
 import Type from 'typebox'
 import { DateTime, Dollars, Nullable, StringEnum } from '../../core/schema-helpers.js'
-import { Channel } from '../shared-schema.js'
+import { Channel, DryRun, MessageOutputFields } from '../shared-schema.js'
 import { InvoiceSchema } from '../invoicing/schema.js'
 
 const closed = { additionalProperties: false } as const
@@ -10,7 +10,8 @@ export const SendLinkInput = Type.Object(
     job_id: Type.String({ format: 'uuid', description: 'Job to collect payment for' }),
     amount: Type.Optional(Dollars('incl', { exclusiveMinimum: 0, description: "Must equal the balance of the job's oldest unpaid invoice (the link collects that); for another amount issue a progress claim first" })),
     channel: Type.Optional(Channel),
-    message: Type.Optional(Type.String({ maxLength: 500, description: 'Text sent with the link' })),
+    message: Type.Optional(Type.String({ maxLength: 500, description: 'Note sent as written with the link, after the greeting (a note that starts with its own greeting, e.g. "Hi Jane, ...", replaces it)' })),
+    dry_run: DryRun,
   },
   closed,
 )
@@ -19,6 +20,7 @@ export const SendLinkResponse = Type.Object({
   invoice: InvoiceSchema,
   payment_url: Type.String(),
   amount: Dollars('incl', { description: 'Balance the link collects' }),
+  ...MessageOutputFields,
   delivery: Type.Object({
     workflow_id: Nullable(Type.String()),
     channels: Type.Array(StringEnum(['sms', 'email'] as const)),

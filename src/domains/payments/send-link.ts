@@ -9,7 +9,7 @@ import { companyToday } from '../../core/company-time.js'
 import { withTenantEmitting } from '../../core/reactions.js'
 import { balanceCents, invoicesOfJob } from '../invoicing/queries.js'
 import { loadInvoice } from '../invoicing/service.js'
-import { queueInvoiceMessages } from '../invoicing/send.js'
+import { sendInvoiceMessages } from '../invoicing/send.js'
 import { findJob } from '../jobs/queries.js'
 import { activeAccount } from './account.js'
 import type { SendLinkInput } from './schema.js'
@@ -32,10 +32,11 @@ export async function sendPaymentLink(deps: Deps, principal: Principal, input: S
       })
     }
     const channel = input.channel ?? 'sms'
-    const delivery = await queueInvoiceMessages(deps, tx, start, {
+    const { delivery, messages } = await sendInvoiceMessages(deps, tx, start, {
       companyId: principal.companyId, invoiceId: target.id, sms: channel !== 'email', email: channel !== 'sms', message: input.message, purpose: 'pay_link', now,
+      dryRun: input.dry_run,
     }, emit)
     const invoice = await loadInvoice(deps, tx, target.id)
-    return { invoice, payment_url: invoice.paymentUrl!, amount: invoice.balance, delivery }
+    return { invoice, payment_url: invoice.paymentUrl!, amount: invoice.balance, dry_run: input.dry_run ?? false, messages, delivery }
   })
 }

@@ -1,6 +1,7 @@
 import Type from 'typebox'
 import { DateTime, Dollars, Nullable, StringEnum, UPDATE_OPTIONS } from '../../core/schema-helpers.js'
 import { PageFields, PagingInput } from '../../core/paging.js'
+import { DryRun, MessageOutputFields } from '../shared-schema.js'
 
 export const QUOTE_STATUSES = ['Draft', 'Sent', 'Viewed', 'Accepted', 'Declined', 'Expired'] as const
 export type QuoteStatus = (typeof QUOTE_STATUSES)[number]
@@ -97,7 +98,8 @@ export const SendQuoteInput = Type.Object(
     quote_id: Id('Quote to send (Draft, or Sent/Viewed to send again)'),
     send_sms: Type.Optional(Type.Boolean({ default: false, description: "Text the link to the client's mobile" })),
     send_email: Type.Optional(Type.Boolean({ default: false, description: 'Email the link to the client' })),
-    message: Type.Optional(Type.String({ maxLength: 1000, description: 'Personal note sent with the link' })),
+    message: Type.Optional(Type.String({ maxLength: 1000, description: 'Personal note sent with the link, as written, after the greeting (a note that starts with its own greeting, e.g. "Hi Jane, ...", replaces it)' })),
+    dry_run: DryRun,
   },
   closed,
 )
@@ -107,6 +109,7 @@ export const QuoteListResponse = Type.Object({ quotes: Type.Array(QuoteSchema), 
 export const SendQuoteResponse = Type.Object({
   quote: QuoteSchema,
   public_url: Type.String(),
+  ...MessageOutputFields,
   delivery: Type.Object({
     workflow_id: Nullable(Type.String({ description: 'Temporal workflow sending the messages' })),
     channels: Type.Array(StringEnum(['sms', 'email'] as const)),

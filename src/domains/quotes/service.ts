@@ -25,6 +25,8 @@ import {
 import type { CreateQuoteInput, ListQuotesInput, LineItemInput, QuoteStatus, SendQuoteInput, UpdateQuoteInput } from './schema.js'
 import { isBehind, moveLeadStatus } from '../leads/status.js'
 import { escapeHtml } from '../../core/html-escape.js'
+import { customerEmail, customerSms, firstNameOf } from '../comms/customer-message.js'
+import { messageViews } from '../comms/preview.js'
 import { readSettings } from '../invoicing/settings.js'
 
 type LineInput = Static<typeof LineItemInput>
@@ -210,6 +212,36 @@ export async function listQuotes(deps: Deps, principal: Principal, input: Static
 
 const SENDABLE: QuoteStatus[] = ['Draft', 'Sent', 'Viewed']
 
+/** The quote's SMS and email as quotes.send sends them (and its dry run shows them). */
+function quoteMessages(
+  quote: ReturnType<typeof presentQuote>, lead: { id: string; name: string; phone: string | null; email: string | null }, businessName: string,
+  url: string, sendCount: number, input: Static<typeof SendQuoteInput>,
+): { messages: QueuedMessage[]; skipped: string[] } {
+  const firstName = firstNameOf(lead.name)
+  const about = `your quote ${quote.quoteNumber} from ${businessName} for ${formatDollars(quote.total)} incl. GST`
+  const messages: QueuedMessage[] = []
+  const skipped: string[] = []
+  const base = { messageType: 'quote', leadId: lead.id, quoteId: quote.id }
+  if (input.send_sms) {
+    if (lead.phone && isAuMobile(lead.phone)) {
+      messages.push({ ...base, channel: 'sms', to: lead.phone, idempotencyKey: `quote:${quote.id}:${sendCount}:sms`,
+        body: customerSms({ firstName, note: input.message, about: `${about}: ${url}` }) })
+    } else skipped.push('sms: the lead has no Australian mobile number')
+  }
+  if (input.send_email) {
+    if (lead.email) {
+      const email = customerEmail({
+        firstName, note: input.message, signOff: businessName,
+        about: `${about} is ready. View, accept or decline it here: ${url}`,
+        aboutHtml: `${escapeHtml(about)} is ready: <a href="${escapeHtml(url)}">view, accept or decline it here</a>.`,
+      })
+      messages.push({ ...base, channel: 'email', to: lead.email, idempotencyKey: `quote:${quote.id}:${sendCount}:email`,
+        subject: `Your quote ${quote.quoteNumber} from ${businessName}`, body: email.html, text: email.text })
+    } else skipped.push('email: the lead has no email address')
+  }
+  return { messages, skipped }
+}
+
 export async function sendQuote(deps: Deps, principal: Principal, input: Static<typeof SendQuoteInput>) {
   const now = deps.clock.now()
   return withTenantEmitting(deps, principal.companyId, async (tx, emit, start) => {
@@ -219,35 +251,25 @@ export async function sendQuote(deps: Deps, principal: Principal, input: Static<
       throw new AppError('conflict', `A ${current.status} quote cannot be sent. Only Draft, Sent or Viewed quotes can.`, { current_status: current.status, allowed_from: SENDABLE })
     }
     const sendCount = current.sent_count + 1
+    const lead = (await findLead(tx, current.lead_id))!
+    const company = (await findSenderCompany(tx))!
+    const url = publicQuoteUrl(deps.urls.siteRoot, current.public_token)
+    // Composed before anything changes, from what the send does not change (number, total, lead),
+    // so the dry run returns here with exactly the messages the real send queues below.
+    const { messages, skipped } = quoteMessages(await loadQuote(deps, tx, current.id), lead, company.business_name, url, sendCount, input)
+    if (input.dry_run) {
+      return {
+        quote: await loadQuote(deps, tx, current.id), public_url: url, dry_run: true, messages: await messageViews(tx, messages),
+        delivery: { workflow_id: null, channels: messages.map((m) => m.channel), skipped }, follow_ups: null,
+      }
+    }
+
     const status = current.status === 'Draft' ? 'Sent' : current.status
     await updateQuoteSent(tx, current.id, status, sendCount, now)
     const quote = await loadQuote(deps, tx, current.id)
     await onStatusChange(tx, emit, principal.companyId, current, quote, now)
     if (current.status !== 'Draft') {
       await emit({ companyId: principal.companyId, type: 'quote.sent', entityType: 'quote', entityId: quote.id, payload: { quote, resent: true }, at: now })
-    }
-
-    const lead = (await findLead(tx, current.lead_id))!
-    const company = await findSenderCompany(tx)
-    const url = publicQuoteUrl(deps.urls.siteRoot, current.public_token)
-    const first = lead.name.split(/\s+/)[0] ?? lead.name
-    const note = input.message ? `${input.message}\n\n` : ''
-    const messages: QueuedMessage[] = []
-    const skipped: string[] = []
-    const base = { messageType: 'quote', leadId: lead.id, quoteId: quote.id }
-    if (input.send_sms) {
-      if (lead.phone && isAuMobile(lead.phone)) {
-        messages.push({ ...base, channel: 'sms', to: lead.phone, idempotencyKey: `quote:${quote.id}:${sendCount}:sms`,
-          body: `Hi ${first}, ${note}your quote ${quote.quoteNumber} from ${company!.business_name} for ${formatDollars(quote.total)} incl. GST: ${url}` })
-      } else skipped.push('sms: the lead has no Australian mobile number')
-    }
-    if (input.send_email) {
-      if (lead.email) {
-        messages.push({ ...base, channel: 'email', to: lead.email, idempotencyKey: `quote:${quote.id}:${sendCount}:email`,
-          subject: `Your quote ${quote.quoteNumber} from ${company!.business_name}`,
-          body: `<p>Hi ${escapeHtml(first)},</p>${input.message ? `<p>${escapeHtml(input.message)}</p>` : ''}<p>Your quote ${quote.quoteNumber} for ${formatDollars(quote.total)} incl. GST is ready: <a href="${url}">view, accept or decline it here</a>.</p><p>${escapeHtml(company!.business_name)}</p>`,
-          text: `Hi ${first},\n\n${note}Your quote ${quote.quoteNumber} for ${formatDollars(quote.total)} incl. GST: ${url}\n\n${company!.business_name}` })
-      } else skipped.push('email: the lead has no email address')
     }
     // Counted against the month's limits now: over a limit, nothing is sent or changed.
     const delivery = messages.length
@@ -256,11 +278,12 @@ export async function sendQuote(deps: Deps, principal: Principal, input: Static<
     // What followed the previous send looks again (it must stop even when nothing follows this one),
     // and the reactions queue this send's follow-ups, answering with the run.
     await emit(quoteChanged(principal.companyId, current, now))
-    const queued: QuoteDeliveryQueued = { quoteId: current.id, sendNumber: sendCount, validUntil: current.valid_until, timeZone: company!.time_zone }
+    const queued: QuoteDeliveryQueued = { quoteId: current.id, sendNumber: sendCount, validUntil: current.valid_until, timeZone: company.time_zone }
     const answer = await emit({ companyId: principal.companyId, type: 'quote.delivery_queued', entityType: 'quote', entityId: current.id, payload: queued, at: now }) as QuoteDeliveryAnswer
     const followUps = answer.followUps ?? null
     return {
-      quote, public_url: url, delivery: { workflow_id: delivery?.workflow_id ?? null, channels: messages.map((m) => m.channel), skipped },
+      quote, public_url: url, dry_run: false, messages: await messageViews(tx, messages),
+      delivery: { workflow_id: delivery?.workflow_id ?? null, channels: messages.map((m) => m.channel), skipped },
       follow_ups: followUps && { workflow_id: followUps.workflowId, at: followUps.followUpsAt },
     }
   })

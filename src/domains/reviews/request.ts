@@ -18,6 +18,8 @@ import { findJob, type JobRow } from '../jobs/queries.js'
 import { CONFIGURE_HINT, readReviewLinks } from './settings.js'
 import { PLATFORM_NAMES, type RequestReviewInput, type ReviewPlatform } from './schema.js'
 import { isUuid } from '../../core/uuid.js'
+import { firstNameOf, noteGreets } from '../comms/customer-message.js'
+import { messageViews } from '../comms/preview.js'
 import { findBusinessName, findLatestRequest, insertRequest, lastRequestNumber, stampJobReviewRequested, type RequestRow } from './queries.js'
 
 export function presentRequest(row: RequestRow) {
@@ -47,9 +49,13 @@ async function chooseLink(tx: postgres.TransactionSql, platform: ReviewPlatform 
 }
 
 function composeMessages(job: JobRow, business: string, link: { platform: ReviewPlatform; url: string }, options: ReviewOptions, key: string) {
-  const first = job.lead_name.split(/\s+/)[0] ?? job.lead_name
+  const first = firstNameOf(job.lead_name)
   // Every client is asked, whatever their rating: no gating, no incentive (ACCC guidance).
-  const wording = options.message?.trim() || `Hi ${first}, thanks for choosing ${business}. We'd appreciate an honest review of our work on ${PLATFORM_NAMES[link.platform]}:`
+  // The owner's wording is sent as written, after a greeting unless it brings its own.
+  const own = options.message?.trim()
+  const wording = own
+    ? (noteGreets(own, first) ? own : `Hi ${first},\n${own}`)
+    : `Hi ${first}, thanks for choosing ${business}. We'd appreciate an honest review of our work on ${PLATFORM_NAMES[link.platform]}:`
   const text = `${wording} ${link.url}`
   const mobile = job.lead_phone && isAuMobile(job.lead_phone) ? job.lead_phone : null
   const channel = options.channel ?? (mobile ? 'sms' : 'email')
@@ -62,7 +68,7 @@ function composeMessages(job: JobRow, business: string, link: { platform: Review
   }
   if (channel !== 'sms') {
     if (job.lead_email) {
-      const html = `<p>${escapeHtml(wording)}</p><p><a href="${escapeHtml(link.url)}">Review ${escapeHtml(business)} on ${escapeHtml(PLATFORM_NAMES[link.platform])}</a></p>`
+      const html = `<p>${escapeHtml(wording).replace(/\n/g, '<br>')}</p><p><a href="${escapeHtml(link.url)}">Review ${escapeHtml(business)} on ${escapeHtml(PLATFORM_NAMES[link.platform])}</a></p>`
       messages.push({ ...base, channel: 'email', to: job.lead_email, subject: `How did we go? ${business}`, body: html, text, idempotencyKey: `${key}:email` })
     } else skipped.push('email: the client has no email address')
   }
@@ -77,18 +83,23 @@ function composeMessages(job: JobRow, business: string, link: { platform: Review
  * Throws validation_error, conflict or rate_limited before anything is queued. Returns the
  * delivery to start once the transaction commits.
  */
-export async function prepareReviewRequest(tx: postgres.TransactionSql, companyId: string, job: JobRow, options: ReviewOptions, now: Date): Promise<{ request: RequestRow; delivery: WorkflowSpec }> {
-  const link = await chooseLink(tx, options.platform)
-  const businessName = await findBusinessName(tx)
-  const number = (await lastRequestNumber(tx, job.id)) + 1
-  const { messages, skipped } = composeMessages(job, businessName, link, options, `review:${job.id}:${number}`)
+export async function prepareReviewRequest(tx: postgres.TransactionSql, companyId: string, job: JobRow, options: ReviewOptions, now: Date): Promise<{ request: RequestRow; delivery: WorkflowSpec; messages: QueuedMessage[] }> {
+  const { link, number, messages, skipped } = await composeReviewRequest(tx, job, options)
   const delivery = await reserveMessageDelivery(tx, { companyId, subject: `review-request:${job.id}:${number}`, messages, now })
   const request = await insertRequest(tx, companyId, {
     job_id: job.id, request_number: number, platform: link.platform, url: link.url,
     channels: messages.map((m) => m.channel), skipped, workflow_id: delivery.workflowId,
   }, now)
   await stampJobReviewRequested(tx, job.id, now)
-  return { request, delivery }
+  return { request, delivery, messages }
+}
+
+/** The request's link, number and messages, written nowhere: what prepareReviewRequest queues and a dry run shows. */
+async function composeReviewRequest(tx: postgres.TransactionSql, job: JobRow, options: ReviewOptions) {
+  const link = await chooseLink(tx, options.platform)
+  const businessName = await findBusinessName(tx)
+  const number = (await lastRequestNumber(tx, job.id)) + 1
+  return { link, number, ...composeMessages(job, businessName, link, options, `review:${job.id}:${number}`) }
 }
 
 export async function requestReview(deps: Deps, principal: Principal, input: Static<typeof RequestReviewInput>) {
@@ -103,13 +114,21 @@ export async function requestReview(deps: Deps, principal: Principal, input: Sta
       const earlier = await findLatestRequest(tx, job.id)
       if (earlier) {
         return {
-          sent: false, already_requested: true, request: presentRequest(earlier),
+          sent: false, already_requested: true, request: presentRequest(earlier), dry_run: input.dry_run ?? false, messages: [],
           note: `This job's client was already asked on ${earlier.created_at.toISOString()}; nothing was sent. Pass force: true to ask again.`,
         }
       }
     }
-    const { request, delivery } = await prepareReviewRequest(tx, principal.companyId, job, input, now)
+    if (input.dry_run) {
+      const { messages } = await composeReviewRequest(tx, job, input)
+      return {
+        sent: false, already_requested: false, request: null, dry_run: true, messages: await messageViews(tx, messages),
+        // A review request is marketing (spam-act.ts): the opt-out register is read when it is sent.
+        note: "Dry run: nothing was sent or recorded. A real call sends the messages shown, except to an address that has opted out of marketing; a real email carries its own unsubscribe link where the placeholder is.",
+      }
+    }
+    const { request, delivery, messages } = await prepareReviewRequest(tx, principal.companyId, job, input, now)
     await start(delivery)
-    return { sent: true, already_requested: false, request: presentRequest(request), note: `Review request ${request.request_number} queued by ${request.channels.join(' and ')}.` }
+    return { sent: true, already_requested: false, request: presentRequest(request), dry_run: false, messages: await messageViews(tx, messages), note: `Review request ${request.request_number} queued by ${request.channels.join(' and ')}.` }
   })
 }

@@ -1,6 +1,6 @@
 import Type from 'typebox'
 import { DateTime, Nullable, StringEnum } from '../../core/schema-helpers.js'
-import { closed, Id, REVIEW_PLATFORMS } from '../shared-schema.js'
+import { closed, DryRun, Id, MessageOutputFields, REVIEW_PLATFORMS } from '../shared-schema.js'
 
 export type ReviewPlatform = (typeof REVIEW_PLATFORMS)[number]
 
@@ -28,8 +28,9 @@ export const RequestReviewInput = Type.Object(
     job_id: Id('Completed job whose client to ask'),
     platform: Type.Optional(Platform("Review platform to link to; defaults to the company's default platform (see reviews.platforms)")),
     channel: Type.Optional(ReviewChannel),
-    message: Type.Optional(Type.String({ maxLength: 500, description: 'Custom wording; the review link is appended' })),
+    message: Type.Optional(Type.String({ maxLength: 500, description: 'Custom wording, sent as written after the greeting (wording that starts with its own greeting, e.g. "Hi Jane, ...", replaces it); the review link is appended' })),
     force: Type.Optional(Type.Boolean({ default: false, description: 'Ask again although this job was already asked (once per job otherwise)' })),
+    dry_run: DryRun,
   },
   closed,
 )
@@ -76,7 +77,8 @@ export const ReviewRequestSchema = Type.Object({
 export const RequestReviewResponse = Type.Object({
   sent: Type.Boolean({ description: 'Messages were queued now (false: the job was asked before and force was not given)' }),
   already_requested: Type.Boolean(),
-  request: ReviewRequestSchema,
+  request: Type.Union([ReviewRequestSchema, Type.Null()], { description: 'The request recorded (or the earlier one); null on a dry run' }),
+  ...MessageOutputFields,
   note: Type.String(),
 })
 

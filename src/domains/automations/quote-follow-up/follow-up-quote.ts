@@ -24,6 +24,7 @@ import { findBusinessName, findClientContact, findFollowedQuote, type FollowedQu
 import type { SettingsOf } from '../engine/catalogue.js'
 import { companyTimeZone, companyToday } from '../../../core/company-time.js'
 import type { ChannelChoice, QueuedMessage } from '../../../../workflows/messages.js'
+import { customerSms, firstNameOf } from '../../comms/customer-message.js'
 
 export const FOLLOW_UP_QUOTE = followUpQuoteAutomation.key
 /** The spec's limit (section 8): at most three follow-ups per quote. */
@@ -126,12 +127,13 @@ export async function planQuoteFollowUp(
     const q = row!
     const lead = await findClientContact(tx, q.lead_id)
     const business = await findBusinessName(tx)
-    const first = lead!.name.split(/\s+/)[0] ?? lead!.name
+    const firstName = firstNameOf(lead!.name)
     const url = publicQuoteUrl(deps.urls.siteRoot, q.public_token)
     const total = formatCents(Number(q.total_cents))
+    // The owner's message (the automation's setting) as written, after one greeting.
     const text = input.message
-      ? `Hi ${first}, ${input.message} Your quote ${q.quote_number}: ${url}`
-      : `Hi ${first}, just following up on quote ${q.quote_number} from ${business} for ${total} incl. GST.${input.last ? ' This is our last reminder about it.' : ''} You can view, accept or decline it here: ${url}`
+      ? customerSms({ firstName, note: input.message, about: `your quote ${q.quote_number} from ${business}: ${url}` })
+      : `Hi ${firstName}, just following up on quote ${q.quote_number} from ${business} for ${total} incl. GST.${input.last ? ' This is our last reminder about it.' : ''} You can view, accept or decline it here: ${url}`
     const key = `quote-follow-up:${input.quoteId}:${input.sendNumber}:${input.number}`
     const base = { messageType: 'follow_up', leadId: q.lead_id, quoteId: input.quoteId }
     const messages: QueuedMessage[] = []
@@ -148,7 +150,7 @@ export async function planQuoteFollowUp(
         messages.push({
           ...base, channel: 'email', to: lead!.email, idempotencyKey: `${key}:email`,
           subject: `Following up: quote ${q.quote_number} from ${business}`,
-          body: `<p>${escapeHtml(text)}</p><p><a href="${url}">View, accept or decline quote ${escapeHtml(q.quote_number)}</a></p><p>${escapeHtml(business)}</p>`,
+          body: `<p>${escapeHtml(text).replace(/\n/g, '<br>')}</p><p><a href="${url}">View, accept or decline quote ${escapeHtml(q.quote_number)}</a></p><p>${escapeHtml(business)}</p>`,
           text: `${text}\n\n${business}`,
         })
       } else skipped.push('email: the client has no email address')

@@ -13,6 +13,8 @@ export interface MessageRow {
   from_address: string | null
   subject: string | null
   body: string
+  /** An email's plain-text part as sent; null for an SMS. */
+  text_body: string | null
   status: 'queued' | 'recorded' | 'sent' | 'delivered' | 'failed' | 'undelivered' | 'received'
   error: string | null
   provider: string
@@ -27,7 +29,7 @@ export interface MessageRow {
 }
 
 const columns = (tx: postgres.TransactionSql) => tx`
-  c.id, c.channel, c.direction, c.message_type, c.to_address, c.from_address, c.subject, c.body, c.status, c.error, c.provider,
+  c.id, c.channel, c.direction, c.message_type, c.to_address, c.from_address, c.subject, c.body, c.text_body, c.status, c.error, c.provider,
   c.provider_status, c.lead_id, c.job_id, c.quote_id, c.invoice_id, c.created_at, c.handed_to_provider_at, c.status_updated_at`
 
 export async function findMessage(tx: postgres.TransactionSql, id: string): Promise<MessageRow | null> {
