@@ -5,6 +5,7 @@ import { composeDomains } from '../core/composition.js'
 import type { AnyOperation } from '../core/operation.js'
 import type { Registry } from '../core/registry.js'
 import { onboardingDomain } from './onboarding/index.js'
+import { companyDomain } from './company/index.js'
 import { keysDomain } from './keys/index.js'
 import { leadsDomain } from './leads/index.js'
 import { quotesDomain } from './quotes/index.js'
@@ -38,6 +39,7 @@ import { automationsDomain } from './automations/index.js'
 
 export const DOMAINS = [
   onboardingDomain,
+  companyDomain,
   keysDomain,
   leadsDomain,
   quotesDomain,

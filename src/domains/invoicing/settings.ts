@@ -1,16 +1,19 @@
 // Invoicing settings per company: payment terms (14 days unless set), the deposit new quotes ask
 // for, the card surcharge (off by default; never above the stated cost of card acceptance), the
-// state the business trades in, and bank-transfer instructions printed on invoices.
+// state the business trades in (the company's own, companies.state, shared with company.profile and
+// /settings/company), and bank-transfer instructions printed on invoices.
 import type postgres from 'postgres'
 import type { Static } from 'typebox'
 import type { Deps } from '../../core/deps.js'
 import type { Principal } from '../../core/access.js'
 import { validationError } from '../../core/errors.js'
 import { withTenant } from '../../db/sql.js'
+import { withTenantEmitting } from '../../core/reactions.js'
 import { percentOfCents } from '../../core/gst.js'
 import { hasAtMostDecimals } from '../../core/money.js'
 import type { UpdateInvoicingSettingsInput } from './schema.js'
 import { findSettingsRow, upsertSettings, type InvoicingSettings } from './queries/settings.js'
+import { writeCompanySettings } from '../onboarding/company-settings.js'
 
 export type { InvoicingSettings }
 
@@ -25,12 +28,12 @@ const numberOrNull = (v: string | number | null) => (v === null ? null : Number(
 
 export async function readSettings(tx: postgres.TransactionSql): Promise<InvoicingSettings> {
   const row = await findSettingsRow(tx)
-  if (!row) return { ...DEFAULTS }
+  if (!row.stored) return { ...DEFAULTS, state: row.state }
   return {
-    payment_terms_days: row.payment_terms_days,
-    default_deposit_percent: numberOrNull(row.default_deposit_percent ?? null),
-    card_surcharge_percent: numberOrNull(row.card_surcharge_percent ?? null),
-    card_acceptance_cost_percent: numberOrNull(row.card_acceptance_cost_percent ?? null),
+    payment_terms_days: row.payment_terms_days!,
+    default_deposit_percent: numberOrNull(row.default_deposit_percent),
+    card_surcharge_percent: numberOrNull(row.card_surcharge_percent),
+    card_acceptance_cost_percent: numberOrNull(row.card_acceptance_cost_percent),
     state: row.state,
     payment_instructions: row.payment_instructions,
   }
@@ -57,8 +60,10 @@ export async function updateSettings(deps: Deps, principal: Principal, input: St
     }
   }
   if (problems.length) throw validationError(problems)
-  return withTenant(deps.db, principal.companyId, async (tx) => {
-    const next = { ...(await readSettings(tx)), ...input }
+  const companyId = principal.companyId
+  return withTenantEmitting(deps, companyId, async (tx, emit) => {
+    const current = await readSettings(tx)
+    const { state: _state, ...next } = { ...current, ...input }
     if (next.card_surcharge_percent !== null) {
       if (next.card_acceptance_cost_percent === null) {
         throw validationError(['card_surcharge_percent: state what card acceptance costs you (card_acceptance_cost_percent) first; a surcharge may not exceed that cost'])
@@ -67,7 +72,9 @@ export async function updateSettings(deps: Deps, principal: Principal, input: St
         throw validationError([`card_surcharge_percent: ${next.card_surcharge_percent}% is above your stated cost of card acceptance (${next.card_acceptance_cost_percent}%); a surcharge may not exceed it`])
       }
     }
-    await upsertSettings(tx, principal.companyId, next, deps.clock.now())
+    await upsertSettings(tx, companyId, next, deps.clock.now())
+    // The company's one state: changed the way /settings/company changes it.
+    if (input.state !== undefined && input.state !== current.state) await writeCompanySettings(tx, emit, companyId, { state: input.state }, deps.clock.now())
     return { settings: await readSettings(tx) }
   })
 }

@@ -7,8 +7,9 @@ import { READ, WRITE } from '../../core/annotations.js'
 import { validationError } from '../../core/errors.js'
 import { EmptyInput, Nullable, StringEnum } from '../../core/schema-helpers.js'
 import { AUSTRALIAN_TIME_ZONES, DEFAULT_TIME_ZONE } from '../../core/zoned-time.js'
+import type postgres from 'postgres'
 import { withTenant } from '../../db/sql.js'
-import { withTenantEmitting } from '../../core/reactions.js'
+import { withTenantEmitting, type Emit } from '../../core/reactions.js'
 import { AU_STATES } from '../shared-schema.js'
 import { findCompanySettings, updateCompanySettingsRow, type CompanySettingsRow } from './queries.js'
 
@@ -29,6 +30,19 @@ const UpdateCompanySettingsInput = Type.Object(
   { additionalProperties: false },
 )
 
+export type CompanySettingsChanges = { time_zone?: (typeof AUSTRALIAN_TIME_ZONES)[number]; state?: (typeof AU_STATES)[number] | null }
+
+/**
+ * The one way the company's time zone or state changes (here, company.update_profile, invoicing's
+ * settings), in the caller's transaction: what runs on the company's clock follows it (the daily
+ * summary's Temporal Schedule, after commit, reacting to the event).
+ */
+export async function writeCompanySettings(tx: postgres.TransactionSql, emit: Emit, companyId: string, changes: CompanySettingsChanges, at: Date): Promise<CompanySettingsRow> {
+  const [updated] = await updateCompanySettingsRow(tx, companyId, changes)
+  await emit({ companyId, type: CompanySettingsChanged, entityType: 'company', entityId: companyId, payload: changes, at })
+  return updated!
+}
+
 const respond = (row: CompanySettingsRow) => ({ settings: { time_zone: row.time_zone, state: row.state }, available_time_zones: [...AUSTRALIAN_TIME_ZONES], available_states: [...AU_STATES] })
 
 export const companySettingsOperations = [
@@ -48,17 +62,12 @@ export const companySettingsOperations = [
     input: UpdateCompanySettingsInput, output: CompanySettingsResponse, access: { permission: 'admin' }, cost: 'write', annotations: { ...WRITE, idempotentHint: true }, beyondSpec: AGENT_PARITY,
     rest: { method: 'PATCH', path: '/settings/company', status: 200, feature: 'restWrite' },
     run: async (ctx, input) => {
-      const changes: Record<string, unknown> = {}
+      const changes: CompanySettingsChanges = {}
       if (input.time_zone !== undefined) changes.time_zone = input.time_zone
       if (input.state !== undefined) changes.state = input.state
       if (!Object.keys(changes).length) throw validationError(['body: give time_zone and/or state'])
       const companyId = ctx.principal!.companyId
-      const row = await withTenantEmitting(ctx.deps, companyId, async (tx, emit) => {
-        const [updated] = await updateCompanySettingsRow(tx, companyId, changes)
-        // What runs on the company's clock follows it (the daily summary's Temporal Schedule, after commit).
-        await emit({ companyId, type: CompanySettingsChanged, entityType: 'company', entityId: companyId, payload: changes, at: ctx.deps.clock.now() })
-        return updated!
-      })
+      const row = await withTenantEmitting(ctx.deps, companyId, (tx, emit) => writeCompanySettings(tx, emit, companyId, changes, ctx.deps.clock.now()))
       return respond(row)
     },
   }),

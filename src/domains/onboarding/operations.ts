@@ -4,6 +4,8 @@ import { FixedWindowCounter } from '../../core/fixed-window.js'
 import { rateLimited, validationError } from '../../core/errors.js'
 import { assertActivePlan } from '../billing/service.js'
 import { isValidAbn } from './abn.js'
+import { checkReviewUrl, platformOfUrl } from '../reviews/settings.js'
+import { REVIEW_PLATFORMS } from '../shared-schema.js'
 import { readOptionalAuPhone } from '../../core/phone.js'
 import { OnboardInput, OnboardResponse } from './schema.js'
 import { onboard } from './service.js'
@@ -16,6 +18,25 @@ function limitByAddress(ctx: OperationContext): void {
   if (hit.allowed) return
   const retry = Math.max(1, Math.ceil(hit.msLeft / 1000))
   throw rateLimited(retry, `Too many sign-ups from this address. Try again in ${retry} seconds.`)
+}
+
+/** The review link and its platform (given, or told from the address), the same checks as PATCH /settings/reviews. */
+function readReviewLink(url: string | undefined, platform: (typeof REVIEW_PLATFORMS)[number] | undefined, problems: string[]) {
+  if (url === undefined) {
+    if (platform !== undefined) problems.push('review_platform: give review_link as well (the https address of your review page on that platform)')
+    return null
+  }
+  const problem = checkReviewUrl('review_link', url)
+  if (problem) {
+    problems.push(problem)
+    return null
+  }
+  const found = platform ?? platformOfUrl(url)
+  if (!found) {
+    problems.push(`review_platform: say which platform review_link is on (one of ${REVIEW_PLATFORMS.join(', ')}); its address does not tell`)
+    return null
+  }
+  return { platform: found, url }
 }
 
 export const onboardingOperations = [
@@ -44,8 +65,9 @@ export const onboardingOperations = [
       // The same rule as a lead's phone.
       const phone = readOptionalAuPhone(input.phone)
       if ('problem' in phone) problems.push(phone.problem)
+      const review = readReviewLink(input.review_link, input.review_platform, problems)
       if (problems.length) throw validationError(problems)
-      return onboard(ctx.deps, { ...input, phone: 'e164' in phone ? phone.e164 ?? undefined : undefined })
+      return onboard(ctx.deps, { ...input, phone: 'e164' in phone ? phone.e164 ?? undefined : undefined }, review)
     },
   }),
 ]

@@ -21,14 +21,16 @@ export interface NewCompany {
   phone: string | null
   abn: string | null
   referral_code: string | null
+  state: (typeof AU_STATES)[number] | null
+  time_zone: (typeof AUSTRALIAN_TIME_ZONES)[number]
 }
 
 export async function insertCompany(tx: postgres.TransactionSql, companyId: string, c: NewCompany, now: Date): Promise<void> {
   await tx`
-        insert into companies (id, business_name, contact_name, contact_email, trade_type, phone, abn, referral_code, created_at)
+        insert into companies (id, business_name, contact_name, contact_email, trade_type, phone, abn, referral_code, state, time_zone, created_at)
         values (${companyId}, ${c.business_name}, ${c.contact_name}, ${c.contact_email},
                 ${c.trade_type}, ${c.phone}, ${c.abn},
-                ${c.referral_code}, ${now})`
+                ${c.referral_code}, ${c.state}, ${c.time_zone}, ${now})`
 }
 
 /** The new owner's user id. */

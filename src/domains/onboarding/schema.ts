@@ -1,7 +1,9 @@
 import Type from 'typebox'
 import { DateTime, Nullable, StringEnum } from '../../core/schema-helpers.js'
 import { PLAN_SLUGS } from '../../core/access.js'
+import { AUSTRALIAN_TIME_ZONES } from '../../core/zoned-time.js'
 import { BillingCycle, PlanSchema } from '../billing/schema.js'
+import { AuState, REVIEW_PLATFORMS } from '../shared-schema.js'
 
 export const OnboardInput = Type.Object(
   {
@@ -17,6 +19,11 @@ export const OnboardInput = Type.Object(
     api_key_name: Type.Optional(Type.String({ maxLength: 100, description: 'Label for the key' })),
     billing_cycle: Type.Optional(BillingCycle),
     stripe_payment_method_id: Type.Optional(Type.String({ pattern: '^pm_[A-Za-z0-9_]+$', description: 'Payment method token for immediate subscription activation' })),
+    // Beyond the spec's fields: what later steps need, asked for once here rather than refused later.
+    state: Type.Optional(AuState('State or territory the business works in: its public holidays are skipped when scheduling by business day (workflows.schedule_job), and it picks the small-claims forum; settable later with PATCH /api/v1/company')),
+    time_zone: Type.Optional(StringEnum(AUSTRALIAN_TIME_ZONES, { description: "The business's time zone (IANA), e.g. Australia/Perth; Australia/Sydney when omitted. Every local date and reminder time is read in it" })),
+    review_link: Type.Optional(Type.String({ maxLength: 500, pattern: '^https://\\S+$', description: "https URL of the business's review page, e.g. https://g.page/r/.../review: the default link reviews.request sends" })),
+    review_platform: Type.Optional(StringEnum(REVIEW_PLATFORMS, { description: "Which platform review_link is on; told from the link's address when omitted (g.page or google.com is google, and so on)" })),
   },
   { additionalProperties: false },
 )

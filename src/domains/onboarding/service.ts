@@ -11,6 +11,9 @@ import { withTenantThenStart } from '../../temporal/outbox.js'
 import { findPlan, presentPlan, priceCents } from '../billing/plans.js'
 import { addBillingPeriod } from '../billing/subscription.js'
 import { trialStart } from '../billing/trial.js'
+import { storeDefaultReviewLink } from '../reviews/settings.js'
+import type { ReviewPlatform } from '../reviews/schema.js'
+import { DEFAULT_TIME_ZONE } from '../../core/zoned-time.js'
 import { normaliseAbn } from './abn.js'
 import type { OnboardInput } from './schema.js'
 import { emailRegistered, insertAdminKey, insertCompany, insertOwner, insertSubscription } from './queries.js'
@@ -20,7 +23,8 @@ type Input = Static<typeof OnboardInput>
 const emailTaken = () =>
   new AppError('email_taken', 'An account with this email already exists. Use its existing API key, or onboard with another address.')
 
-export async function onboard(deps: Deps, input: Input) {
+/** `review`: the checked review link and its platform, stored as the company's default. */
+export async function onboard(deps: Deps, input: Input, review: { platform: ReviewPlatform; url: string } | null = null) {
   const plan = await findPlan(deps.db.app, input.plan)
   if (!plan) throw new AppError('internal_error', 'Plan disappeared during onboarding.')
   if (await emailRegistered(deps.db.app, input.email)) throw emailTaken()
@@ -58,8 +62,9 @@ export async function onboard(deps: Deps, input: Input) {
       await insertCompany(tx, companyId, {
         business_name: input.business_name.trim(), contact_name: input.contact_name ?? null, contact_email: input.email,
         trade_type: input.trade_type ?? null, phone: input.phone ?? null, abn: input.abn ? normaliseAbn(input.abn) : null,
-        referral_code: input.referral_code ?? null,
+        referral_code: input.referral_code ?? null, state: input.state ?? null, time_zone: input.time_zone ?? DEFAULT_TIME_ZONE,
       }, now)
+      if (review) await storeDefaultReviewLink(tx, companyId, review.platform, review.url, now)
       const ownerId = await insertOwner(tx, companyId, { email: input.email, name: input.contact_name ?? null, passwordHash }, now)
       await insertAdminKey(tx, companyId, { name: input.api_key_name ?? 'Onboarding key', hash: key.hash, prefix: key.prefix, scopes: [...SCOPES] }, now)
       await insertSubscription(tx, companyId, {

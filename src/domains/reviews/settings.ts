@@ -39,22 +39,53 @@ export async function getReviewPlatforms(deps: Deps, principal: Principal) {
   return presentPlatforms(await withTenant(deps.db, principal.companyId, readReviewLinks))
 }
 
-/** A review page must be a real https address on a public-looking host (no credentials in it). */
-function checkUrl(platform: string, url: string): string | null {
+/** A review page must be a real https address on a public-looking host (no credentials in it); the problem names `field`. */
+export function checkReviewUrl(field: string, url: string): string | null {
   let parsed: URL
   try {
     parsed = new URL(url)
   } catch {
-    return `links.${platform}: is not a URL`
+    return `${field}: is not a URL`
   }
-  if (parsed.protocol !== 'https:') return `links.${platform}: must be an https URL`
-  if (!parsed.hostname.includes('.') || parsed.username || parsed.password) return `links.${platform}: must be an https URL on a public host, without a user name or password`
+  if (parsed.protocol !== 'https:') return `${field}: must be an https URL`
+  if (!parsed.hostname.includes('.') || parsed.username || parsed.password) return `${field}: must be an https URL on a public host, without a user name or password`
   return null
+}
+
+// Where each platform's review pages live, so one link given at sign-up finds its platform.
+const PLATFORM_HOSTS: Record<ReviewPlatform, string[]> = {
+  google: ['g.page', 'google.com', 'google.com.au', 'goo.gl'],
+  facebook: ['facebook.com', 'fb.com', 'fb.me'],
+  hipages: ['hipages.com.au'],
+  productreview: ['productreview.com.au'],
+  wordofmouth: ['wordofmouth.com.au'],
+  trustpilot: ['trustpilot.com'],
+  yelp: ['yelp.com', 'yelp.com.au'],
+  truelocal: ['truelocal.com.au'],
+  serviceseeking: ['serviceseeking.com.au'],
+}
+
+/** The platform whose site a review link is on, or null when the host is none of theirs. */
+export function platformOfUrl(url: string): ReviewPlatform | null {
+  let host: string
+  try {
+    host = new URL(url).hostname.toLowerCase()
+  } catch {
+    return null
+  }
+  return REVIEW_PLATFORMS.find((p) => PLATFORM_HOSTS[p].some((d) => host === d || host.endsWith(`.${d}`))) ?? null
+}
+
+/** Sets the platform's link and makes it the default, as PATCH /settings/reviews with both does (onboarding). */
+export async function storeDefaultReviewLink(tx: postgres.TransactionSql, companyId: string, platform: ReviewPlatform, url: string, now: Date): Promise<void> {
+  await upsertReviewLink(tx, companyId, platform, url, now)
+  await clearDefaultReviewLink(tx)
+  await setDefaultReviewLink(tx, platform, now)
 }
 
 export async function updateReviewSettings(deps: Deps, principal: Principal, input: Static<typeof UpdateReviewSettingsInput>) {
   const changes = Object.entries(input.links ?? {}) as [ReviewPlatform, string | null | undefined][]
-  const problems = changes.flatMap(([platform, url]) => (typeof url === 'string' ? [checkUrl(platform, url)] : [])).filter((p): p is string => p !== null)
+  const problems = changes.flatMap(([platform, url]) => (typeof url === 'string' ? [checkReviewUrl(`links.${platform}`, url)] : [])).filter((p): p is string => p !== null)
   if (problems.length) throw validationError(problems)
   const now = deps.clock.now()
   return withTenant(deps.db, principal.companyId, async (tx) => {

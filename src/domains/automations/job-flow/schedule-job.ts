@@ -79,7 +79,7 @@ export const scheduleJobOperation = defineOperation({
   domain: 'workflows',
   title: 'Schedule a job next business day',
   description:
-    "Schedule a job for the next business day after today (company time zone), skipping weekends and the state's public holidays; sets its scheduled date (at start_time, default 08:00 local) and status Scheduled, as jobs.update does. The state is the input's or the company's (PATCH /api/v1/settings/company); with neither it is refused. Completed and Cancelled jobs are refused.",
+    "Schedule a job for the next business day after today (company time zone), skipping weekends and the state's public holidays; sets its scheduled date (at start_time, default 08:00 local) and status Scheduled, as jobs.update does. The state is the input's or the company's (company.update_profile, or state at sign-up); with neither it is refused. Completed and Cancelled jobs are refused.",
   input: ScheduleJobToolInput,
   output: ScheduleJobOutput,
   access: { scope: 'jobs', permission: 'write' },
@@ -98,7 +98,7 @@ export const scheduleJobOperation = defineOperation({
       const company = await findCompanyState(tx)
       const state = input.state ?? company!.state
       if (!state) {
-        throw validationError(["state: the company has no state set, so its public holidays are unknown; set it with PATCH /api/v1/settings/company {\"state\": \"NSW\"} (or pass state)"])
+        throw validationError(["state: the company has no state set, so its public holidays are unknown; set it with company.update_profile {\"state\": \"NSW\"} (REST: PATCH /api/v1/company or /api/v1/settings/company), or pass state"])
       }
       if (!(await automationChoice(tx, scheduleJobAutomation)).enabled) {
         throw new AppError('conflict', 'Scheduling by business day is turned off for this company; turn it on with workflows.toggle (workflow_id schedule_job). Nothing was changed.')
