@@ -126,7 +126,8 @@ describe('workflows.trigger_invoice', () => {
     expect(out).toMatchObject({ status: 'completed', already_invoiced: false, sent: { purpose: 'invoice', channels: ['sms', 'email'], skipped: null } })
     expect(out.invoice.total).toBe(440)
     expect(out.invoice.payment_url).toBeNull()
-    expect(await messagesFor(out.invoice.id)).toEqual([{ message_type: 'invoice', channel: 'email' }, { message_type: 'invoice', channel: 'sms' }])
+    // The messages are recorded by the delivery the run starts: wait for them.
+    expect(await waitFor(() => messagesFor(out.invoice.id), (r) => r.length === 2, 10_000)).toEqual([{ message_type: 'invoice', channel: 'email' }, { message_type: 'invoice', channel: 'sms' }])
     const [inv] = await app.owner`select status, sent_count from invoices where id = ${out.invoice.id}`
     expect(inv).toMatchObject({ status: 'Sent', sent_count: 1 })
     expect(await app.owner`select 1 from automation_runs where automation = 'chase_payment' and subject_id = ${out.invoice.id}`).toHaveLength(1)
@@ -146,7 +147,7 @@ describe('workflows.trigger_invoice', () => {
     const out = await tool(client, 'workflows.trigger_invoice', { job_id: j.id })
     expect(out.sent).toMatchObject({ purpose: 'pay_link', channels: ['sms', 'email'] })
     expect(out.invoice.payment_url).toMatch(/\/pay$/)
-    expect((await messagesFor(out.invoice.id)).map((m) => m.message_type)).toEqual(['payment_link', 'payment_link'])
+    expect((await waitFor(() => messagesFor(out.invoice.id), (r) => r.length === 2, 10_000)).map((m) => m.message_type)).toEqual(['payment_link', 'payment_link'])
   })
 })
 
