@@ -61,7 +61,7 @@ afterAll(async () => {
   await app?.stop()
 })
 
-describe('POST|GET /api/v1/ad-spend (REST only)', () => {
+describe('POST|GET /api/v1/ad-spend (and workflows.record_ad_spend / list_ad_spend)', () => {
   it('records spend in cents, lower-cased, and lists it; bad periods and amounts are validation_errors naming the field', async () => {
     const spends = [
       { source: 'google_ads', campaign: 'Spring-Promo', period_start: day(-2), period_end: day(0), amount: 100 },
@@ -91,7 +91,7 @@ describe('POST|GET /api/v1/ad-spend (REST only)', () => {
     expect((await rest('POST', '/ad-spend', { source: 'a:b', period_start: day(0), period_end: day(0), amount: 1 })).status).toBe(400)
   })
 
-  it('is not an MCP tool', async () => {
+  it('is also an MCP tool, like every operation (agent parity)', async () => {
     const names: string[] = []
     let cursor: string | undefined
     do {
@@ -100,7 +100,7 @@ describe('POST|GET /api/v1/ad-spend (REST only)', () => {
       cursor = page.nextCursor
     } while (cursor)
     expect(names).toContain('workflows.search_ads_pipeline')
-    expect(names.filter((n) => n.includes('ad_spend'))).toEqual([])
+    expect(names.filter((n) => n.includes('ad_spend')).sort()).toEqual(['workflows.list_ad_spend', 'workflows.record_ad_spend'])
   })
 })
 

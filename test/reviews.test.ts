@@ -146,7 +146,8 @@ describe('reviews.request', () => {
       const done = await completedJob(otherClient, otherLead.id)
       const error = await toolError(otherClient, 'reviews.request', { job_id: done })
       expect(error.error).toBe('conflict')
-      expect(error.message).toContain('PATCH /api/v1/settings/reviews')
+      // Over MCP the way to set one is named as the tool (a REST caller is told PATCH /api/v1/settings/reviews).
+      expect(error.message).toContain('the reviews.update_settings tool')
 
       const id = await newJob(otherClient, otherLead.id)
       const res = await tool(otherClient, 'jobs.complete', { job_id: id, request_review: true })
