@@ -5,7 +5,8 @@
 import { startBenchService } from './harness.js'
 
 const service = await startBenchService('Bench Catalogue Plumbing')
-const auth = { authorization: `Bearer ${service.key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }
+// As a current client sends it after initialize (older revisions have no structuredContent).
+const auth = { authorization: `Bearer ${service.key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' }
 let id = 0
 
 async function rpc(method: string, params: Record<string, unknown>, query = ''): Promise<{ raw: string; body: any }> {
@@ -48,6 +49,7 @@ const NAMED = ['leads.create', 'quotes.create', 'quotes.send', 'jobs.complete', 
 const tryListing = async (params: Record<string, unknown>, query = '') => listing(params, query).catch((e: Error) => ({ unsupported: e.message.slice(0, 200) }))
 const lists = {
   full: await listing(),
+  full_with_output_schemas: await listing({ output_schemas: true }),
   core_toolset: await tryListing({}, '?toolsets=core'),
   leads_toolset: await listing({}, '?toolsets=leads'),
   named_tools: { names: NAMED, ...(await tryListing({ names: NAMED })) },
