@@ -5,7 +5,7 @@ import { readdirSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { composition, createRegistry } from '../src/domains/index.js'
 import type { DomainDefinition } from '../src/core/domain.js'
-import { describeTool } from '../src/transports/mcp/catalogue.js'
+import { reviewedTool } from '../src/transports/mcp/catalogue.js'
 import { startTestApp, type TestApp } from './helpers/app.js'
 import { SPEC_TOOL_NAMES } from './helpers/spec-data.js'
 
@@ -26,7 +26,7 @@ describe('tool catalogue', () => {
       if (!tools.length) continue
       expect(folders.get(domain), `the folder of domain ${domain.name}`).toBeDefined()
       const catalogue = tools.map((op) => {
-        const { name, description, inputSchema, outputSchema, annotations } = describeTool(op, { underscoreNames: false })
+        const { name, description, inputSchema, outputSchema, annotations } = reviewedTool(op)
         return { name, description, inputSchema, outputSchema, annotations, cost: op.cost, access: op.access, available: !op.planned }
       })
       await expect(JSON.stringify(catalogue, null, 2) + '\n').toMatchFileSnapshot(`../src/domains/${folders.get(domain)}/tools.snapshot.json`)

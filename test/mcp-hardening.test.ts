@@ -356,11 +356,17 @@ describe('GET /api/v1/mcp describes the catalogue filters', () => {
     expect(filters.toolsets).toMatchObject({ query: 'toolsets', header: 'Mcp-Toolsets' })
     expect(filters.read_only).toMatchObject({ query: 'read_only', header: 'Mcp-Read-Only', values: ['true'] })
     expect(filters.tool_names).toMatchObject({ query: 'tool_names', header: 'Mcp-Tool-Names', values: ['underscore'] })
-    // Every toolset a tool belongs to is listed once, with how many tools it holds.
+    // Every toolset a tool belongs to is listed once, with how many tools it holds; besides them
+    // core, drawn from several toolsets, with its tools named.
     const counts = new Map<string, number>()
     for (const t of tools) counts.set(t._meta.toolset, (counts.get(t._meta.toolset) ?? 0) + 1)
-    expect(filters.toolsets.values.map((t: any) => t.name).sort()).toEqual([...counts.keys()].sort())
-    for (const t of filters.toolsets.values) expect(t.tool_count, t.name).toBe(counts.get(t.name))
+    const [core, ...domains] = filters.toolsets.values
+    expect(domains.map((t: any) => t.name).sort()).toEqual([...counts.keys()].sort())
+    for (const t of domains) expect(t.tool_count, t.name).toBe(counts.get(t.name))
+    expect(core).toMatchObject({ name: 'core', tool_count: core.tools.length })
+    const coreListing = (await app.call('GET', `/api/v1/mcp?${filters.toolsets.query}=core`)).body
+    expect(coreListing.tools.map((t: any) => t.name)).toEqual(core.tools)
+    expect(new Set(coreListing.tools.map((t: any) => t._meta.toolset)).size).toBeGreaterThan(3)
   })
 
   it('each described filter works as described, by query parameter and by header', async () => {

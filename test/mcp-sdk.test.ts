@@ -53,7 +53,10 @@ for (const transport of ['streamable HTTP', 'SSE'] as const) {
       expect(created.isError).toBeFalsy()
       const lead = structured(created).lead
       expect(lead).toMatchObject({ status: 'New', source: 'mcp', suburb: 'Newtown', phone: null })
-      expect(JSON.parse((created.content as any)[0].text)).toEqual(structured(created))
+      // The text is a summary naming the new lead (the data is in structuredContent); the whole JSON when asked.
+      expect((created.content as any)[0].text).toContain(lead.id)
+      const full = await client.callTool({ name: 'leads.list', arguments: { limit: 1 }, _meta: { full_text: true } })
+      expect(JSON.parse((full.content as any)[0].text)).toEqual(structured(full))
 
       const updated = await client.callTool({ name: 'leads.update', arguments: { lead_id: lead.id, priority: 'Urgent', status: 'Qualified' } })
       expect(structured(updated).lead).toMatchObject({ id: lead.id, priority: 'Urgent', status: 'Qualified', suburb: 'Newtown', email: 'pat@example.com.au' })
@@ -65,6 +68,21 @@ for (const transport of ['streamable HTTP', 'SSE'] as const) {
       expect(resource.contents[0]).toMatchObject({ uri: 'service://leads', mimeType: 'application/json' })
       const data = JSON.parse((resource.contents[0] as any).text)
       expect(data.leads.map((l: any) => l.id)).toContain(lead.id)
+    })
+
+    it('accepts compacted output schemas ($defs and $ref, nullable type lists) and validates results against them', async () => {
+      // A narrowed listing carries output schemas; the SDK then checks each result with ajv and throws on a mismatch.
+      const narrowed = transport === 'SSE' ? client : await connectHttp(app, company.api_key, '?toolsets=analytics,quotes')
+      const listed = await narrowed.listTools(transport === 'SSE' ? ({ toolsets: ['analytics', 'quotes'] } as any) : {})
+      const detailed = listed.tools.find((t) => t.name === 'analytics.detailed')!
+      expect(detailed.outputSchema?.$defs).toBeDefined()
+      expect(JSON.stringify(detailed.outputSchema)).toContain('"$ref":"#/$defs/')
+      const res = await narrowed.callTool({ name: 'analytics.detailed', arguments: {} })
+      expect(res.isError).toBeFalsy()
+      expect(structured(res).currency).toBe('AUD')
+      const quotes = await narrowed.callTool({ name: 'quotes.list', arguments: { limit: 5 } })
+      expect(quotes.isError).toBeFalsy()
+      if (narrowed !== client) await narrowed.close()
     })
 
     it('answers ping and server/discover', async () => {

@@ -7,8 +7,10 @@ import { errorInTransport } from '../../core/next-step.js'
 import { AppError, fromDatabaseOutage } from '../../core/errors.js'
 import { authorize, countApiCall } from '../../core/auth.js'
 import { execute, isAccessError } from '../../core/execute.js'
-import { listTools, findTool, encodeCursor, decodeCursor, type CatalogueView } from './catalogue.js'
+import { listTools, findTool, encodeCursor, decodeCursor, viewWithParams, type CatalogueView } from './catalogue.js'
 import { describeResource } from './resources.js'
+import { summarize, wantsFullText } from './result-text.js'
+import { describeFilters } from './server-info.js'
 import {
   LIMITS, PROTOCOL_VERSIONS, RPC, RpcError, SERVER_INFO, UNAUTHENTICATED_METHODS, negotiateVersion, rpcErrorFromApp,
   type JsonRpcId, type JsonRpcRequest, type JsonRpcResponse,
@@ -20,6 +22,8 @@ export interface McpCallContext {
   view: CatalogueView
   requestId: string
   clientIp: string
+  /** MCP-Protocol-Version as the client sent it (absent before 2025-06-18). */
+  protocolVersion?: string
   /** Resolves the Bearer key (counting the call); throws AppError. */
   authenticate(): Promise<Principal>
 }
@@ -40,7 +44,14 @@ export interface Handled {
 }
 
 const CAPABILITIES = { tools: { listChanged: false }, resources: { listChanged: false, subscribe: false } }
-const INSTRUCTIONS = 'Run an Australian trade business: leads, quotes, jobs, invoices, billing. Tools are named <domain>.<action>; read tools are idempotent. Money is AUD; GST 10%.'
+// What every agent reads first, so it also says how to keep the catalogue and the results small.
+export const INSTRUCTIONS = [
+  'Run an Australian trade business: leads, quotes, jobs, invoices, billing. Tools are named <domain>.<action>; read tools are idempotent. Money is AUD; GST 10%.',
+  'Keep the tool list small: tools/list takes params {"toolsets": ["core"]} (one job: lead, quote, job, paid invoice, review), {"names": ["leads.create", "quotes.send"]} or {"read_only": true}; the same as ?toolsets=, ?tools=, ?read_only= on the MCP URL.',
+  'Narrowed listings carry output schemas; the list of every tool leaves them out unless {"output_schemas": true}.',
+  'Write tools take idempotency_key: after a timeout, retry with the same key and arguments; it runs once and returns the first result for 24 h (other arguments: idempotency_conflict).',
+  'A tool result\'s text is a short summary; every field is in structuredContent. For the whole JSON as text, send _meta {"full_text": true} on tools/call or connect with ?full_text=true.',
+].join(' ')
 
 function isRequest(msg: unknown): msg is JsonRpcRequest {
   const m = msg as JsonRpcRequest
@@ -130,9 +141,10 @@ async function dispatch(ctx: McpCallContext, msg: JsonRpcRequest): Promise<unkno
         instructions: INSTRUCTIONS,
         authentication: { scheme: 'bearer', unauthenticatedMethods: UNAUTHENTICATED_METHODS },
         limits: LIMITS,
+        filters: describeFilters(ctx.registry),
       }
     case 'tools/list':
-      return listTools(ctx.registry, ctx.view, params.cursor)
+      return listTools(ctx.registry, viewWithParams(ctx.view, params), params.cursor)
     case 'resources/list': {
       const offset = decodeCursor(params.cursor, 'resources')
       const page = ctx.registry.resources.slice(offset, offset + 50)
@@ -192,8 +204,9 @@ async function callTool(ctx: McpCallContext, params: Record<string, unknown>) {
       authenticate: () => requireMcpPrincipal(ctx),
       idempotency: argumentKey !== undefined ? { key: argumentKey, field: 'idempotency_key' } : { key: metaKey, field: '_meta.idempotency_key' },
     }, args)
+    const fullText = wantsFullText(ctx.protocolVersion, params._meta, ctx.view.fullText)
     return {
-      content: [{ type: 'text', text: JSON.stringify(result.output) }],
+      content: [{ type: 'text', text: fullText ? JSON.stringify(result.output) : summarize(op.title, result.output) }],
       structuredContent: result.output,
       ...(result.replayed ? { _meta: { idempotent_replayed: true } } : {}),
     }

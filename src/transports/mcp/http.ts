@@ -8,7 +8,7 @@ import { authenticateHttp, type KeyRateLimiter } from '../../core/auth.js'
 import type { CatalogueView } from './catalogue.js'
 import type { McpCallContext } from './handler.js'
 import { checkProtocolVersionHeader, mcpHeaders } from './headers.js'
-import { MAX_REQUEST_BODY_BYTES, RPC, SERVER_INFO, rpcErrorBody } from './protocol.js'
+import { MAX_REQUEST_BODY_BYTES, RPC, RpcError, SERVER_INFO, rpcErrorBody } from './protocol.js'
 import { runBody, type ClaimedRoute } from './run-body.js'
 import { describeServer } from './server-info.js'
 import { checkOrigin } from './origin.js'
@@ -38,16 +38,24 @@ export async function readBodyOrRefuse(ctx: Context): Promise<string | null> {
   }
 }
 
-/** Catalogue view from query parameters or headers: tool_names=underscore, toolsets=a,b, read_only=true. */
+const commaList = (value: string | undefined) => (value ? value.split(',').map((s) => s.trim()).filter(Boolean) : null)
+
+/** Connection options from query parameters or headers: tool_names=underscore, toolsets=a,b, tools=a.b,c.d, read_only=true, output_schemas=true|false, full_text=true. */
 export function viewFrom(ctx: Context): CatalogueView {
   const q = (k: string) => (typeof ctx.query[k] === 'string' ? (ctx.query[k] as string) : undefined)
   const names = q('tool_names') ?? ctx.get('mcp-tool-names')
   const toolsets = q('toolsets') ?? ctx.get('mcp-toolsets')
+  const tools = q('tools') ?? ctx.get('mcp-tools')
   const readOnly = q('read_only') ?? ctx.get('mcp-read-only')
+  const outputs = q('output_schemas') ?? ctx.get('mcp-output-schemas')
+  const fullText = q('full_text') ?? ctx.get('mcp-full-text')
   return {
     underscoreNames: names === 'underscore',
-    toolsets: toolsets ? toolsets.split(',').map((s) => s.trim()).filter(Boolean) : null,
+    toolsets: commaList(toolsets),
+    names: commaList(tools),
     readOnly: readOnly === 'true' || readOnly === '1',
+    outputSchemas: outputs === 'true' || outputs === '1' ? true : outputs === 'false' || outputs === '0' ? false : null,
+    fullText: fullText === 'true' || fullText === '1',
   }
 }
 
@@ -58,6 +66,7 @@ export function callContext(ctx: Context, deps: Deps, registry: Registry, limite
     view,
     requestId: ctx.state.requestId,
     clientIp: ctx.ip,
+    protocolVersion: ctx.get('mcp-protocol-version') || undefined,
     authenticate: () => authenticateHttp(ctx, deps, limiter, { count: true }),
   }
 }
@@ -90,7 +99,14 @@ export function mcpRouter(deps: Deps, registry: Registry, limiter: KeyRateLimite
       return
     }
     ctx.set({ 'Mcp-Method': 'server/info', 'Mcp-Name': SERVER_INFO.name })
-    ctx.body = describeServer(registry, deps.urls, viewFrom(ctx))
+    try {
+      ctx.body = describeServer(registry, deps.urls, viewFrom(ctx))
+    } catch (error) {
+      // An unknown name in ?tools=: the caller's mistake, said as the spec's error body.
+      if (!(error instanceof RpcError)) throw error
+      ctx.status = 400
+      ctx.body = { error: 'validation_error', message: error.message }
+    }
   })
 
   return router
