@@ -71,9 +71,9 @@ for (const transport of ['streamable HTTP', 'SSE'] as const) {
     })
 
     it('accepts compacted output schemas ($defs and $ref, nullable type lists) and validates results against them', async () => {
-      // A narrowed listing carries output schemas; the SDK then checks each result with ajv and throws on a mismatch.
-      const narrowed = transport === 'SSE' ? client : await connectHttp(app, company.api_key, '?toolsets=analytics,quotes')
-      const listed = await narrowed.listTools(transport === 'SSE' ? ({ toolsets: ['analytics', 'quotes'] } as any) : {})
+      // A listing asked for output schemas carries them; the SDK then checks each result with ajv and throws on a mismatch.
+      const narrowed = transport === 'SSE' ? client : await connectHttp(app, company.api_key, '?toolsets=analytics,quotes&output_schemas=true')
+      const listed = await narrowed.listTools(transport === 'SSE' ? ({ toolsets: ['analytics', 'quotes'], output_schemas: true } as any) : {})
       const detailed = listed.tools.find((t) => t.name === 'analytics.detailed')!
       expect(detailed.outputSchema?.$defs).toBeDefined()
       expect(JSON.stringify(detailed.outputSchema)).toContain('"$ref":"#/$defs/')

@@ -27,7 +27,7 @@ export function buildDocs(registry: Registry, urls: Urls) {
       protocol_versions: SUPPORTED_PROTOCOL_VERSIONS,
       latest_protocol_version: LATEST_PROTOCOL_VERSION,
       catalogue: `GET ${urls.apiBase}/mcp (no key) lists every tool and resource; tools/list pages the same list.`,
-      keep_context_small: 'Each filter narrows the tool list: pass it as a query parameter on the /mcp or /mcp/sse URL your client connects to (tools/list then honours it), as the request header, or as a tools/list param. Filters combine. Narrowed listings carry output schemas; the list of every tool leaves them out unless output_schemas=true.',
+      keep_context_small: 'Each filter narrows the tool list: pass it as a query parameter on the /mcp or /mcp/sse URL your client connects to (tools/list then honours it), as the request header, or as a tools/list param. Filters combine. A listing of named tools carries their output schemas; other listings leave them out unless output_schemas=true.',
       tool_results: 'A successful result\'s text is a short summary (what was done, ids, key figures); every field is in structuredContent. The whole JSON comes as text with tools/call _meta {"full_text": true}, on a connection opened with ?full_text=true (or the Mcp-Full-Text: true header), or for clients older than MCP 2025-06-18. Errors are the {error, message} body, as text and structuredContent.',
       filters: describeFilters(registry),
     },

@@ -1,8 +1,8 @@
 // Tool catalogue views for tools/list and GET /mcp: stable order, opaque cursors, optional
 // underscore names (for clients that reject dots), toolset, named-tool and read-only filters.
 // An agent's context pays for every byte listed, so schemas are listed compacted
-// (compact-schema.ts: the same values accepted), and output schemas come with narrowed listings
-// (toolsets or names) or when asked for: the unfiltered list of every tool stays affordable.
+// (compact-schema.ts: the same values accepted), and output schemas come with a listing of named
+// tools or when asked for (output_schemas): the list of every tool and of a toolset stay affordable.
 import type { AnyOperation } from '../../core/operation.js'
 import type { Registry } from '../../core/registry.js'
 import { plain } from '../openapi.js'
@@ -105,9 +105,13 @@ export function describeTool(op: AnyOperation, view: Pick<CatalogueView, 'unders
   return rest
 }
 
-/** Whether a listing in this view carries output schemas. */
+/**
+ * Whether a listing in this view carries output schemas: when asked (output_schemas), and by default
+ * only for a listing of named tools, where the caller has picked what it will call. Toolset listings
+ * (core included) and the full listing leave them out unless asked, to stay small.
+ */
 export const listsOutputSchemas = (view: CatalogueView): boolean =>
-  view.outputSchemas ?? Boolean(view.toolsets?.length || view.names?.length)
+  view.outputSchemas ?? Boolean(view.names?.length)
 
 const inToolsets = (op: AnyOperation, toolsets: string[]) =>
   toolsets.includes(op.domain) || (toolsets.includes(CORE_TOOLSET.name) && (CORE_TOOLSET.tools as readonly string[]).includes(op.name))

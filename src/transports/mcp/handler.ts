@@ -48,7 +48,7 @@ const CAPABILITIES = { tools: { listChanged: false }, resources: { listChanged: 
 export const INSTRUCTIONS = [
   'Run an Australian trade business: leads, quotes, jobs, invoices, billing. Tools are named <domain>.<action>; read tools are idempotent. Money is AUD; GST 10%.',
   'Keep the tool list small: tools/list takes params {"toolsets": ["core"]} (one job: lead, quote, job, paid invoice, review), {"names": ["leads.create", "quotes.send"]} or {"read_only": true}; the same as ?toolsets=, ?tools=, ?read_only= on the MCP URL.',
-  'Narrowed listings carry output schemas; the list of every tool leaves them out unless {"output_schemas": true}.',
+  'A listing of named tools carries their output schemas; other listings leave them out unless {"output_schemas": true}.',
   'Write tools take idempotency_key: after a timeout, retry with the same key and arguments; it runs once and returns the first result for 24 h (other arguments: idempotency_conflict).',
   'A tool result\'s text is a short summary; every field is in structuredContent. For the whole JSON as text, send _meta {"full_text": true} on tools/call or connect with ?full_text=true.',
 ].join(' ')
