@@ -6,8 +6,15 @@ export const DateTime = (options: object = {}) => Type.String({ format: 'date-ti
 /** A string enum as plain JSON Schema ({type, enum}), statically typed as the union of its values. */
 export const StringEnum = <const T extends readonly string[]>(values: T, options: Record<string, unknown> = {}) =>
   Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options })
-/** Dollars (AUD) as a number with at most two decimals; stored as cents. */
-export const Dollars = (options: object = {}) => Type.Number({ ...options })
+/**
+ * Dollars (AUD) as a number with at most two decimals (parseDollars); stored as cents. A positive
+ * amount (exclusiveMinimum 0) starts at one cent: 5e-324 has "at most two decimals" yet is 0 cents,
+ * so it is published and checked as minimum 0.01 and refused by name before any arithmetic.
+ */
+export const Dollars = (options: { exclusiveMinimum?: number } & Record<string, unknown> = {}) => {
+  const { exclusiveMinimum, ...rest } = options
+  return Type.Number(exclusiveMinimum === 0 ? { minimum: 0.01, ...rest } : options)
+}
 
 export const EmptyInput = Type.Object({}, { additionalProperties: false })
 export const ErrorBody = Type.Object(

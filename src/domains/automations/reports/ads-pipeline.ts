@@ -14,7 +14,7 @@ import { localDate, startOfLocalDay } from '../../../core/zoned-time.js'
 import { withTenant } from '../../../db/sql.js'
 import { findTimeZone, insertAdSpend, listAdSpendRows, listPipelineGroups, type GroupRow, type SpendRow } from './queries.js'
 
-const DateOnly = (description: string) => Type.String({ format: 'date', description })
+import { DateOnly } from '../../shared-schema.js'
 const Money = (description: string) => Type.Number({ description })
 const NullableMoney = (description: string) => Type.Union([Type.Number(), Type.Null()], { description })
 
