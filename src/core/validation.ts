@@ -68,12 +68,14 @@ function schemaAt(root: unknown, pointer: string): Record<string, unknown> | und
   return typeof node === 'object' && node !== null ? node as Record<string, unknown> : undefined
 }
 
-/** "from 0.001 to 100000": a number's two bounds as a caller reads them (one bound is the message itself). */
+/** "from 0.001 to 100000", "more than 0 and at most 100": a number's two bounds (one bound is the message itself). */
 function rangeOf(s: Record<string, unknown> | undefined): string | undefined {
   if (!s) return undefined
-  const low = typeof s.minimum === 'number' ? `from ${s.minimum}` : typeof s.exclusiveMinimum === 'number' ? `more than ${s.exclusiveMinimum}` : undefined
-  const high = typeof s.maximum === 'number' ? `${s.maximum}` : typeof s.exclusiveMaximum === 'number' ? `less than ${s.exclusiveMaximum}` : undefined
-  return low && high ? `${low} to ${high}` : undefined
+  const { minimum, maximum, exclusiveMinimum, exclusiveMaximum } = s
+  if (typeof minimum === 'number' && typeof maximum === 'number') return `from ${minimum} to ${maximum}`
+  const low = typeof minimum === 'number' ? `at least ${minimum}` : typeof exclusiveMinimum === 'number' ? `more than ${exclusiveMinimum}` : undefined
+  const high = typeof maximum === 'number' ? `at most ${maximum}` : typeof exclusiveMaximum === 'number' ? `less than ${exclusiveMaximum}` : undefined
+  return low && high ? `${low} and ${high}` : undefined
 }
 
 /**
