@@ -78,7 +78,7 @@ describe('comms.list', () => {
     const byLead = await tool(client, 'comms.list', { lead_id: lead.id, channel: 'sms' })
     expect(byLead.messages.every((m: any) => m.leadId === lead.id && m.channel === 'sms')).toBe(true)
     expect((await tool(client, 'comms.list', { delivery_status: 'delivered' })).messages).toEqual([])
-    expect((await tool(client, 'comms.list', { since: '2999-01-01T00:00:00Z' })).messages).toEqual([])
+    expect((await tool(client, 'comms.list', { since: '2099-01-01T00:00:00Z' })).messages).toEqual([])
 
     const all = (await tool(client, 'comms.list', { limit: 100 })).messages
     const seen: string[] = []

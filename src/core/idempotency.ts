@@ -20,11 +20,16 @@ export interface StoredResponse {
 
 export type Claim = { kind: 'claimed' } | { kind: 'replay'; response: StoredResponse }
 
-/** Checks a key's form; `field` names where it came from (Idempotency-Key header, idempotency_key argument). */
+/**
+ * Checks a key's form; `field` names where it came from (Idempotency-Key header, idempotency_key
+ * argument). Only a key not sent at all (undefined) means "no key": an empty or null key is a
+ * client bug (a variable that was never filled), and running the write unprotected would hide it.
+ */
 export function checkIdempotencyKey(key: unknown, field: string): string | null {
-  if (key === undefined || key === null || key === '') return null
+  if (key === undefined) return null
   if (typeof key !== 'string' || !KEY_FORMAT.test(key)) {
-    throw validationError([`${field}: must be 1 to 255 printable ASCII characters without spaces (a UUID is a good choice)`])
+    const given = key === '' ? 'is empty' : key === null ? 'is null' : 'is not a valid key'
+    throw validationError([`${field}: ${given}; send 1 to 255 printable ASCII characters without spaces (a new UUID per request is a good choice), or leave it out`])
   }
   return key
 }

@@ -20,12 +20,17 @@ export const GST_WORDING: Record<GstBasis, string> = {
 }
 
 /**
- * Dollars (AUD) as a number with at most two decimals; stored as cents. Every money field says
- * whether it includes GST: the basis is written into its description ("... (AUD dollars, incl. GST)"),
- * which test/money-fields.test.ts checks over every tool's input and output.
+ * Dollars (AUD) as a number with at most two decimals (parseDollars); stored as cents. Every money
+ * field says whether it includes GST: the basis is written into its description ("... (AUD dollars,
+ * incl. GST)"), which test/money-fields.test.ts checks over every tool's input and output. A positive
+ * amount (exclusiveMinimum 0) starts at one cent: 5e-324 has "at most two decimals" yet is 0 cents,
+ * so it is published and checked as minimum 0.01 and refused by name before any arithmetic.
  */
-export const Dollars = (gst: GstBasis, options: { description?: string } & Record<string, unknown> = {}) =>
-  Type.Number({ ...options, description: options.description ? `${options.description} (${GST_WORDING[gst]})` : GST_WORDING[gst] })
+export const Dollars = (gst: GstBasis, options: { description?: string; exclusiveMinimum?: number } & Record<string, unknown> = {}) => {
+  const { exclusiveMinimum, ...rest } = options
+  const bounds = exclusiveMinimum === 0 ? { minimum: 0.01, ...rest } : options
+  return Type.Number({ ...bounds, description: options.description ? `${options.description} (${GST_WORDING[gst]})` : GST_WORDING[gst] })
+}
 
 export const EmptyInput = Type.Object({}, { additionalProperties: false })
 export const ErrorBody = Type.Object(

@@ -3,6 +3,10 @@ import { didYouMean, knownFieldsAt } from './closest-field.js'
 import type { TSchema } from 'typebox'
 import { Compile, type Validator } from 'typebox/compile'
 import { validationError } from './errors.js'
+import { DATE_RANGE_MESSAGE, DATE_TIME_RANGE_MESSAGE, installDateBounds } from './date-bounds.js'
+
+// Before any schema is compiled: the compiled checks take the format functions in at compile time.
+installDateBounds()
 
 const compiled = new WeakMap<TSchema, Validator>()
 
@@ -38,9 +42,42 @@ export function describeErrors(schema: TSchema, value: unknown): string[] {
       out.add(`body: give at least one field to change${id ? ` besides ${id}` : ''}`)
       continue
     }
-    out.add(`${field || 'body'}: ${e.message}`)
+    out.add(`${field || 'body'}: ${messageOf(schema, e)}`)
   }
   return [...out]
+}
+
+const FORMAT_MESSAGES: Record<string, string> = { date: DATE_RANGE_MESSAGE, 'date-time': DATE_TIME_RANGE_MESSAGE }
+const NUMBER_BOUNDS = new Set(['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'])
+
+/** TypeBox's message, except where the caller needs the whole range to correct the value. */
+function messageOf(schema: TSchema, e: { keyword: string; message: string; schemaPath: string; params: unknown }): string {
+  if (e.keyword === 'format') return FORMAT_MESSAGES[(e.params as { format?: string }).format ?? ''] ?? e.message
+  if (NUMBER_BOUNDS.has(e.keyword)) {
+    const range = rangeOf(schemaAt(schema, e.schemaPath))
+    if (range) return `${e.message} (allowed: ${range})`
+  }
+  return e.message
+}
+
+/** The schema a JSON pointer (#/properties/line_items/items) names inside `root`. */
+function schemaAt(root: unknown, pointer: string): Record<string, unknown> | undefined {
+  let node: unknown = root
+  for (const part of pointer.replace(/^#\/?/, '').split('/').filter(Boolean)) {
+    if (typeof node !== 'object' || node === null) return undefined
+    node = (node as Record<string, unknown>)[part.replace(/~1/g, '/').replace(/~0/g, '~')]
+  }
+  return typeof node === 'object' && node !== null ? node as Record<string, unknown> : undefined
+}
+
+/** "from 0.001 to 100000", "more than 0 and at most 100": a number's two bounds (one bound is the message itself). */
+function rangeOf(s: Record<string, unknown> | undefined): string | undefined {
+  if (!s) return undefined
+  const { minimum, maximum, exclusiveMinimum, exclusiveMaximum } = s
+  if (typeof minimum === 'number' && typeof maximum === 'number') return `from ${minimum} to ${maximum}`
+  const low = typeof minimum === 'number' ? `at least ${minimum}` : typeof exclusiveMinimum === 'number' ? `more than ${exclusiveMinimum}` : undefined
+  const high = typeof maximum === 'number' ? `at most ${maximum}` : typeof exclusiveMaximum === 'number' ? `less than ${exclusiveMaximum}` : undefined
+  return low && high ? `${low} and ${high}` : undefined
 }
 
 /**

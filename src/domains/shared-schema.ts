@@ -14,7 +14,15 @@ export const Paging = {
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50, description: 'Maximum number of items to return (1-100, default 50)' })),
 }
 
+/** A calendar date; validation bounds it to 2000-01-01..2099-12-31 (core/date-bounds.ts). */
 export const DateOnly = (description: string) => Type.String({ format: 'date', description })
+
+/**
+ * A quantity of a line: 0.001 or more (the database keeps three decimals, so less is stored as 0 and
+ * breaks its quantity > 0 check), at most 100000. The services refuse more than three decimals.
+ */
+export const MIN_QUANTITY = 0.001
+export const Quantity = (description: string) => Type.Number({ minimum: MIN_QUANTITY, maximum: 100_000, description })
 
 export const AU_STATES = ['NSW', 'VIC', 'QLD', 'WA', 'SA', 'TAS', 'ACT', 'NT'] as const
 export const AuState = (description = 'Australian state or territory') => StringEnum(AU_STATES, { description })
@@ -28,7 +36,7 @@ export const JOB_STATUSES = ['Quoted', 'Scheduled', 'In Progress', 'Completed', 
 export const LineItem = Type.Object(
   {
     description: Type.String({ minLength: 1, description: 'What is supplied or done, e.g. "Replace 250L hot water system"' }),
-    quantity: Type.Number({ exclusiveMinimum: 0, description: 'Quantity (greater than 0), e.g. hours or units' }),
+    quantity: Quantity('Quantity (0.001 to 100000, at most three decimals), e.g. hours or units'),
     unitPrice: Dollars('ex', { minimum: 0, description: 'Price per unit (0 or more); GST 10% is added on the subtotal' }),
     service_id: Type.Optional(Id('Service catalog item this line comes from (see services.list)')),
   },

@@ -62,7 +62,8 @@ export function restRoutes(registry: Registry, deps: Deps, limiter: KeyRateLimit
       authenticate: () => authenticateHttp(ctx, deps, limiter, { count: binding.countsTowardQuota ?? true }),
       bindingFeature: binding.feature,
       convert: readsQuery(op),
-      idempotency: { key: ctx.get('idempotency-key') || undefined, field: 'Idempotency-Key' },
+      // ctx.get answers '' for a header not sent; the raw header tells an empty key from none.
+      idempotency: { key: ctx.headers['idempotency-key'], field: 'Idempotency-Key' },
       successStatus: binding.status ?? 200,
     }, rawInput(ctx, op)).catch((error: unknown) => {
       throw errorInTransport(error, 'rest', registry)

@@ -38,7 +38,61 @@ export const HOSTILE_VALUES: unknown[] = [
   null,
   true,
   deepArray(3_300),
+  // Date, number and empty-string extremes are given to each field alone: fieldExtremes below.
 ]
+
+/** Dates at and past the edges of what date arithmetic and Postgres hold, and calendar traps. */
+export const DATE_EXTREMES = ['0000-01-01', '9999-12-31', '1970-01-01', '2024-02-29', '2023-02-29']
+/** The smallest denormal, negative zero and the largest finite numbers. */
+export const NUMBER_EXTREMES = [5e-324, -0, 1e308, -1e308]
+
+export type FieldPath = (string | number)[]
+
+/**
+ * For every field of a schema (nested objects, the first item of arrays), the extremes of its type:
+ * a date field gets DATE_EXTREMES (as date-times for a date-time), a number NUMBER_EXTREMES, and
+ * every string the empty string. Each is meant to replace that one field in an otherwise fitting
+ * input, so it reaches the code after validation when validation lets it through.
+ */
+export function fieldExtremes(schema: Schema, path: FieldPath = []): { path: FieldPath; value: unknown }[] {
+  const out: { path: FieldPath; value: unknown }[] = []
+  const alternatives: Schema[] = schema.anyOf ?? schema.oneOf ?? [schema]
+  for (const s of alternatives) {
+    const type = Array.isArray(s.type) ? s.type[0] : s.type
+    if (type === 'string') {
+      if (s.format === 'date') out.push(...DATE_EXTREMES.map((value) => ({ path, value })))
+      if (s.format === 'date-time') out.push(...DATE_EXTREMES.map((d) => ({ path, value: `${d}T00:00:00Z` })))
+      out.push({ path, value: '' })
+    } else if (type === 'number' || type === 'integer') {
+      out.push(...NUMBER_EXTREMES.map((value) => ({ path, value })))
+    } else if (type === 'object') {
+      for (const [name, property] of Object.entries<Schema>(s.properties ?? {})) out.push(...fieldExtremes(property, [...path, name]))
+    } else if (type === 'array' && s.items) {
+      out.push(...fieldExtremes(s.items, [...path, 0]))
+    }
+  }
+  return out
+}
+
+/** One input that fits the schema (no hostile leaves), the same on every run; arrays have one item. */
+export function fittingInput(schema: Schema): Record<string, unknown> {
+  const [value] = fc.sample(fittingArbitrary(schema, 0, 0, 1), { numRuns: 1, seed: 21 })
+  return (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>
+}
+
+/** `input` with the field at `path` set to `value` (a copy; missing objects and arrays are made). */
+export function withField(input: Record<string, unknown>, path: FieldPath, value: unknown): Record<string, unknown> {
+  const copy = structuredClone(input)
+  let node: any = copy
+  path.forEach((part, i) => {
+    if (i === path.length - 1) node[part] = value
+    else {
+      if (typeof node[part] !== 'object' || node[part] === null) node[part] = typeof path[i + 1] === 'number' ? [{}] : {}
+      node = node[part]
+    }
+  })
+  return copy
+}
 
 const hostile = fc.constantFrom(...HOSTILE_VALUES)
 
@@ -56,7 +110,7 @@ export function arbitraryFor(schema: Schema, hostileWeight = 2, depth = 0): fc.A
   return hostileWeight > 0 ? fc.oneof({ arbitrary: valid, weight: 10 - hostileWeight }, { arbitrary: hostile, weight: hostileWeight }) : valid
 }
 
-function fittingArbitrary(schema: Schema, hostileWeight: number, depth: number): fc.Arbitrary<unknown> {
+function fittingArbitrary(schema: Schema, hostileWeight: number, depth: number, minItems = 0): fc.Arbitrary<unknown> {
   if (depth > 4) return fc.constant(null)
   if ('const' in schema) return fc.constant(schema.const)
   if (Array.isArray(schema.enum)) return fc.constantFrom(...schema.enum)
@@ -76,13 +130,16 @@ function fittingArbitrary(schema: Schema, hostileWeight: number, depth: number):
     case 'null':
       return fc.constant(null)
     case 'array':
-      return fc.array(arbitraryFor(schema.items ?? {}, hostileWeight, depth + 1), { maxLength: Math.min(schema.maxItems ?? 3, 3) })
+      return fc.array(hostileWeight > 0 ? arbitraryFor(schema.items ?? {}, hostileWeight, depth + 1) : fittingArbitrary(schema.items ?? {}, 0, depth + 1, minItems), { minLength: Math.max(minItems, schema.minItems ?? 0), maxLength: Math.max(Math.min(schema.maxItems ?? 3, 3), minItems) })
     case 'object': {
       const properties: Record<string, Schema> = schema.properties ?? {}
       const required = new Set<string>(schema.required ?? [])
       const model: Record<string, fc.Arbitrary<unknown>> = {}
-      for (const [name, property] of Object.entries(properties)) model[name] = arbitraryFor(property, hostileWeight, depth + 1)
-      return fc.record(model, { requiredKeys: Object.keys(properties).filter((n) => required.has(n)) })
+      for (const [name, property] of Object.entries(properties)) {
+        model[name] = hostileWeight > 0 ? arbitraryFor(property, hostileWeight, depth + 1) : fittingArbitrary(property, 0, depth + 1, minItems)
+      }
+      // A fitting input for fieldExtremes holds every field, so each extreme lands beside real values.
+      return fc.record(model, { requiredKeys: Object.keys(properties).filter((n) => minItems > 0 || required.has(n)) })
     }
     default:
       return fc.jsonValue({ maxDepth: 2 })

@@ -2,7 +2,7 @@ import Type from 'typebox'
 import { DateTime, Dollars, Nullable, StringEnum, UPDATE_OPTIONS } from '../../core/schema-helpers.js'
 import { PageFields, PagingInput } from '../../core/paging.js'
 import { CompletionReviewOutcome } from '../reviews/schema.js'
-import { DryRun, MessageOutputFields } from '../shared-schema.js'
+import { DateOnly, DryRun, MessageOutputFields, Quantity } from '../shared-schema.js'
 
 export const JOB_STATUSES = ['Quoted', 'Scheduled', 'In Progress', 'Completed', 'Cancelled'] as const
 export type JobStatus = (typeof JOB_STATUSES)[number]
@@ -74,7 +74,7 @@ export const CostInput = Type.Object(
 export const ExtraInput = Type.Object(
   {
     description: Type.String({ minLength: 1, maxLength: 500 }),
-    quantity: Type.Number({ exclusiveMinimum: 0, maximum: 100_000, description: 'Up to three decimals' }),
+    quantity: Quantity('0.001 to 100000, up to three decimals'),
     unitPrice: Dollars('ex', { minimum: 0, maximum: 1_000_000, description: 'Price per unit; GST 10% is added on the invoice' }),
   },
   closed,
@@ -121,8 +121,8 @@ export const SendEtaInput = Type.Object(
 export const ProfitSummaryInput = Type.Object(
   {
     job_id: Type.Optional(Id('One job to summarise')),
-    from: Type.Optional(Type.String({ format: 'date', description: 'Start date (YYYY-MM-DD) of the completion period (default 30 days ago)' })),
-    to: Type.Optional(Type.String({ format: 'date', description: 'End date (YYYY-MM-DD, inclusive; default today)' })),
+    from: Type.Optional(DateOnly('Start date (YYYY-MM-DD) of the completion period (default 30 days ago)')),
+    to: Type.Optional(DateOnly('End date (YYYY-MM-DD, inclusive; default today)')),
   },
   closed,
 )

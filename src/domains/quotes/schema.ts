@@ -1,19 +1,18 @@
 import Type from 'typebox'
 import { DateTime, Dollars, Nullable, StringEnum, UPDATE_OPTIONS } from '../../core/schema-helpers.js'
 import { PageFields, PagingInput } from '../../core/paging.js'
-import { DryRun, MessageOutputFields } from '../shared-schema.js'
+import { DateOnly, DryRun, MessageOutputFields, Quantity } from '../shared-schema.js'
 
 export const QUOTE_STATUSES = ['Draft', 'Sent', 'Viewed', 'Accepted', 'Declined', 'Expired'] as const
 export type QuoteStatus = (typeof QUOTE_STATUSES)[number]
 
 const closed = { additionalProperties: false } as const
-const DateOnly = (description: string) => Type.String({ format: 'date', description })
 const Id = (description: string) => Type.String({ format: 'uuid', description })
 
 export const LineItemInput = Type.Object(
   {
     description: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'What is supplied or done; defaults to the service name when service_id is given' })),
-    quantity: Type.Number({ exclusiveMinimum: 0, maximum: 100_000, description: 'Quantity (more than 0, up to three decimals), e.g. hours or units' }),
+    quantity: Quantity('Quantity (0.001 to 100000, up to three decimals), e.g. hours or units'),
     unitPrice: Type.Optional(Dollars('ex', { minimum: 0, maximum: 1_000_000, description: 'Price per unit (at most two decimals); defaults to the service price when service_id is given' })),
     unit_cost: Type.Optional(Dollars('incl', { minimum: 0, maximum: 1_000_000, description: 'Your cost per unit (materials) as you pay it, for job profit; never shown to the client' })),
     service_id: Type.Optional(Id('Catalogue service this line comes from (see services.list)')),

@@ -14,8 +14,8 @@ import { addDays } from '../../../core/period.js'
 import { localDate, startOfLocalDay } from '../../../core/zoned-time.js'
 import { withTenant } from '../../../db/sql.js'
 import { findTimeZone, insertAdSpend, listAdSpendRows, listPipelineGroups, type GroupRow, type SpendRow } from './queries.js'
+import { DateOnly } from '../../shared-schema.js'
 
-const DateOnly = (description: string) => Type.String({ format: 'date', description })
 // Ad spend is recorded as paid and revenue as invoiced, both incl. GST.
 const Money = (description: string) => Dollars('incl', { description })
 const NullableMoney = (description: string) => Type.Union([Dollars('incl'), Type.Null()], { description: `${description} (AUD dollars, incl. GST)` })
