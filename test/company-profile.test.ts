@@ -85,8 +85,8 @@ describe('onboarding asks for what later steps need', () => {
     const b = await signUp({ review_link: wom })
     expect((await tool(b.client, 'reviews.platforms')).default_platform).toBe('wordofmouth')
     await b.client.close()
-    const own = await signUp({ review_link: 'https://reviews.example.com.au/harbour', review_platform: 'truelocal' })
-    expect((await tool(own.client, 'reviews.platforms')).platforms.find((p: any) => p.is_default)).toMatchObject({ platform: 'truelocal', url: 'https://reviews.example.com.au/harbour' })
+    const own = await signUp({ review_link: 'https://www.truelocal.com.au/business/harbour', review_platform: 'truelocal' })
+    expect((await tool(own.client, 'reviews.platforms')).platforms.find((p: any) => p.is_default)).toMatchObject({ platform: 'truelocal', url: 'https://www.truelocal.com.au/business/harbour' })
     await own.client.close()
     // No state or time zone given: the state stays unset and the zone is Sydney, as before.
     expect((await app.call('GET', '/api/v1/company', { key: own.company.api_key })).body.company).toMatchObject({ state: null, time_zone: 'Australia/Sydney' })
@@ -97,7 +97,10 @@ describe('onboarding asks for what later steps need', () => {
       expect(res.body.error).toBe('validation_error')
       return res.body.messages as string[]
     }
-    expect(await refused({ review_link: 'https://reviews.example.com.au/x' })).toEqual([expect.stringMatching(/^review_platform: say which platform/)])
+    // A link on no platform's site, or on another platform's than the one named, is refused.
+    expect(await refused({ review_link: 'https://reviews.example.com.au/x' })).toEqual([expect.stringMatching(/^review_link: must be a page on a review platform's own site \(google: g\.page/)])
+    expect(await refused({ review_link: 'https://reviews.example.com.au/x', review_platform: 'truelocal' })).toEqual([expect.stringMatching(/^review_link: must be a page on a review platform's own site/)])
+    expect(await refused({ review_link: 'https://g.page/r/harbour', review_platform: 'facebook' })).toEqual([expect.stringMatching(/^review_platform: review_link is on google's site, not facebook's/)])
     expect(await refused({ review_link: 'https://localhost/review' })).toEqual([expect.stringMatching(/^review_link: must be an https URL on a public host/)])
     expect((await refused({ review_link: 'http://g.page/r/x' }))[0]).toMatch(/^review_link: /)
     expect(await refused({ review_platform: 'google' })).toEqual([expect.stringMatching(/^review_platform: give review_link as well/)])

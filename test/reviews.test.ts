@@ -50,6 +50,12 @@ describe('review platforms and links', () => {
     expect(before.platforms.every((p: any) => !p.configured && !p.is_default && p.url === null)).toBe(true)
     expect(before.default_platform).toBeNull()
 
+    // Each platform's link must be on its own site: a Facebook page or a look-alike host is not a Google link.
+    for (const url of ['https://www.facebook.com/sparky-bros/reviews', 'https://g.page.example.com/r/x', 'https://example.com/review']) {
+      const res = await app.call('PATCH', '/api/v1/settings/reviews', { key: company.api_key, body: { links: { google: url } } })
+      expect(res.status, url).toBe(400)
+      expect(res.body.messages, url).toEqual([expect.stringMatching(/^links\.google: must be a page on google's own site \(g\.page, google\.com/)])
+    }
     for (const url of ['http://g.page/r/x', 'ftp://example.com/x', 'https://localhost/x', 'not a url']) {
       const res = await app.call('PATCH', '/api/v1/settings/reviews', { key: company.api_key, body: { links: { google: url } } })
       expect(res.status, url).toBe(400)

@@ -4,7 +4,7 @@ import { FixedWindowCounter } from '../../core/fixed-window.js'
 import { rateLimited, validationError } from '../../core/errors.js'
 import { assertActivePlan } from '../billing/service.js'
 import { isValidAbn } from './abn.js'
-import { checkReviewUrl, platformOfUrl } from '../reviews/settings.js'
+import { checkReviewUrl, platformOfUrl, REVIEW_SITES } from '../reviews/settings.js'
 import { REVIEW_PLATFORMS } from '../shared-schema.js'
 import { readOptionalAuPhone } from '../../core/phone.js'
 import { OnboardInput, OnboardResponse } from './schema.js'
@@ -31,9 +31,13 @@ function readReviewLink(url: string | undefined, platform: (typeof REVIEW_PLATFO
     problems.push(problem)
     return null
   }
-  const found = platform ?? platformOfUrl(url)
+  const found = platformOfUrl(url)
   if (!found) {
-    problems.push(`review_platform: say which platform review_link is on (one of ${REVIEW_PLATFORMS.join(', ')}); its address does not tell`)
+    problems.push(`review_link: must be a page on a review platform's own site (${REVIEW_SITES})`)
+    return null
+  }
+  if (platform !== undefined && platform !== found) {
+    problems.push(`review_platform: review_link is on ${found}'s site, not ${platform}'s; give a ${platform} link or leave review_platform out`)
     return null
   }
   return { platform: found, url }

@@ -23,7 +23,7 @@ export const OnboardInput = Type.Object(
     state: Type.Optional(AuState('State or territory the business works in: its public holidays are skipped when scheduling by business day (workflows.schedule_job), and it picks the small-claims forum; settable later with PATCH /api/v1/company')),
     time_zone: Type.Optional(StringEnum(AUSTRALIAN_TIME_ZONES, { description: "The business's time zone (IANA), e.g. Australia/Perth; Australia/Sydney when omitted. Every local date and reminder time is read in it" })),
     review_link: Type.Optional(Type.String({ maxLength: 500, pattern: '^https://\\S+$', description: "https URL of the business's review page, e.g. https://g.page/r/.../review: the default link reviews.request sends" })),
-    review_platform: Type.Optional(StringEnum(REVIEW_PLATFORMS, { description: "Which platform review_link is on; told from the link's address when omitted (g.page or google.com is google, and so on)" })),
+    review_platform: Type.Optional(StringEnum(REVIEW_PLATFORMS, { description: "Which platform review_link is on; optional, the link's site tells (g.page or google.com is google, and so on), and when given it must agree" })),
   },
   { additionalProperties: false },
 )

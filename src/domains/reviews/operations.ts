@@ -43,7 +43,7 @@ export const reviewOperations = [
   }),
   defineOperation({
     name: 'reviews.update_settings', domain: 'reviews', title: 'Change review settings',
-    description: 'Set or remove (null) review links per platform (https URLs) and choose the default platform. Only what you give changes.',
+    description: "Set or remove (null) review links per platform (https pages on that platform's own site, e.g. g.page or google.com for google) and choose the default platform. Only what you give changes.",
     input: UpdateReviewSettingsInput, output: ReviewPlatformsResponse, access: { scope: 'jobs', permission: 'admin' }, cost: 'write',
     annotations: { ...WRITE, idempotentHint: true }, beyondSpec: AGENT_PARITY,
     rest: { method: 'PATCH', path: '/settings/reviews', status: 200, feature: 'restWrite' },

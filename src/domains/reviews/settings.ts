@@ -65,6 +65,19 @@ const PLATFORM_HOSTS: Record<ReviewPlatform, string[]> = {
   serviceseeking: ['serviceseeking.com.au'],
 }
 
+/**
+ * A review link for a named platform: an https URL (checkReviewUrl) on that platform's own site, so a
+ * Google link set under facebook, or a look-alike host, is refused before a client is sent to it.
+ */
+export function checkReviewLink(field: string, url: string, platform: ReviewPlatform): string | null {
+  const problem = checkReviewUrl(field, url)
+  if (problem) return problem
+  return platformOfUrl(url) === platform ? null : `${field}: must be a page on ${platform}'s own site (${PLATFORM_HOSTS[platform].join(', ')})`
+}
+
+/** Every platform's sites, for a message saying where review links can be. */
+export const REVIEW_SITES = REVIEW_PLATFORMS.map((p) => `${p}: ${PLATFORM_HOSTS[p].join(', ')}`).join('; ')
+
 /** The platform whose site a review link is on, or null when the host is none of theirs. */
 export function platformOfUrl(url: string): ReviewPlatform | null {
   let host: string
@@ -85,7 +98,7 @@ export async function storeDefaultReviewLink(tx: postgres.TransactionSql, compan
 
 export async function updateReviewSettings(deps: Deps, principal: Principal, input: Static<typeof UpdateReviewSettingsInput>) {
   const changes = Object.entries(input.links ?? {}) as [ReviewPlatform, string | null | undefined][]
-  const problems = changes.flatMap(([platform, url]) => (typeof url === 'string' ? [checkReviewUrl(`links.${platform}`, url)] : [])).filter((p): p is string => p !== null)
+  const problems = changes.flatMap(([platform, url]) => (typeof url === 'string' ? [checkReviewLink(`links.${platform}`, url, platform)] : [])).filter((p): p is string => p !== null)
   if (problems.length) throw validationError(problems)
   const now = deps.clock.now()
   return withTenant(deps.db, principal.companyId, async (tx) => {
