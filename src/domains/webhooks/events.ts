@@ -47,6 +47,12 @@ const byName = new Map(WEBHOOK_EVENT_CATALOGUE.flatMap((e) => [[e.name, e.name],
 /** Every name a subscriber may give: canonical first, then the aliases. */
 export const SUBSCRIBABLE_EVENT_NAMES = [...WEBHOOK_EVENT_CATALOGUE.map((e) => e.name), ...WEBHOOK_EVENT_CATALOGUE.map((e) => e.alias)]
 
+/**
+ * How tool descriptions name the events: the dotted names once, and one sentence for the other
+ * spelling (listing both doubled the text and left an agent to guess which to use).
+ */
+export const EVENTS_TO_SUBSCRIBE = `${WEBHOOK_EVENT_CATALOGUE.map((e) => e.name).join(', ')} (use these dotted names; the underscore spelling, e.g. lead_created, is accepted as the same event, and deliveries always carry the dotted one)`
+
 /** Canonical names for the given ones, or the unknown ones. */
 export function canonicalEvents(names: string[]): { events: string[]; unknown: string[] } {
   const unknown = names.filter((n) => !byName.has(n))

@@ -1,7 +1,7 @@
 import Type from 'typebox'
 import { DateTime, Nullable, StringEnum } from '../../core/schema-helpers.js'
 import { PageFields, PagingInput } from '../../core/paging.js'
-import { SUBSCRIBABLE_EVENT_NAMES } from './events.js'
+import { EVENTS_TO_SUBSCRIBE } from './events.js'
 
 const closed = { additionalProperties: false } as const
 const Id = (description: string) => Type.String({ format: 'uuid', description })
@@ -21,7 +21,7 @@ export const SubscriptionSchema = Type.Object({
 export const SubscribeInput = Type.Object(
   {
     url: Type.String({ minLength: 8, maxLength: 2048, description: 'https endpoint that receives the POSTs (no private or loopback addresses)' }),
-    events: Type.Array(Type.String({ maxLength: 64 }), { minItems: 1, maxItems: 40, description: `Events to receive: ${SUBSCRIBABLE_EVENT_NAMES.join(', ')}` }),
+    events: Type.Array(Type.String({ maxLength: 64 }), { minItems: 1, maxItems: 40, description: `Events to receive: ${EVENTS_TO_SUBSCRIBE}` }),
     description: Type.Optional(Type.String({ maxLength: 200, description: 'Label for the subscription' })),
   },
   closed,
