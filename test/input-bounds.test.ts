@@ -84,6 +84,16 @@ describe('quantities below a thousandth are refused', () => {
     expect(await refusal('jobs.update', { job_id: job.id, add_extras: [line(5e-324)] }, 'add_extras.0.quantity')).toMatch(QUANTITY_RANGE)
     expect(await refusal('jobs.update', { job_id: job.id, add_extras: [line(100_001)] }, 'add_extras.0.quantity')).toMatch(QUANTITY_RANGE)
   })
+
+  it('a priced line that comes to less than a cent is refused; a free line and a cent are not', async () => {
+    const tenthOfACent = { description: 'Washer', quantity: 0.001, unitPrice: 1 } // 0.1 cents
+    expect(await refusal('quotes.create', { lead_id: leadId, line_items: [line(1), tenthOfACent] }, 'line_items.1')).toMatch(/less than one cent/)
+    const { job } = await tool(client, 'jobs.create', { lead_id: leadId, title: 'Cent job' })
+    expect(await refusal('jobs.update', { job_id: job.id, add_extras: [tenthOfACent] }, 'add_extras.0')).toMatch(/less than one cent/)
+    // 0.005 x $1.00 is half a cent, which rounds up to one; a free line bills nothing and says so.
+    const { quote } = await tool(client, 'quotes.create', { lead_id: leadId, line_items: [{ ...tenthOfACent, quantity: 0.005 }, { ...tenthOfACent, unitPrice: 0 }] })
+    expect(quote.lineItems.map((l: { total: number }) => l.total)).toEqual([0.01, 0])
+  })
 })
 
 describe('an empty idempotency key is refused, not read as none', () => {

@@ -48,6 +48,16 @@ export function lineTotalCents(line: LineInput): number {
   return Number(roundHalfUp(quantityMilli(line.quantity) * BigInt(line.unitPriceCents), 1000n))
 }
 
+/**
+ * A priced line must come to at least a cent: 0.001 x $1.00 is a tenth of a cent, which rounds to
+ * nothing, so a quote or extra of it would bill nothing while saying it bills something. The message
+ * names the line (field) and what to do; null when the line is fine (a free line, price 0, is).
+ */
+export function belowOneCent(field: string, line: LineInput): string | null {
+  if (line.unitPriceCents <= 0 || lineTotalCents(line) > 0) return null
+  return `${field}: quantity x unitPrice comes to less than one cent (it would bill nothing); use a larger quantity or price, or 0 for a free line`
+}
+
 export function computeTotals(lines: LineInput[]): Totals {
   const lineTotalsCents = lines.map(lineTotalCents)
   const subtotal = lineTotalsCents.reduce((sum, c) => sum + BigInt(c), 0n)

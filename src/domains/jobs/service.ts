@@ -7,7 +7,7 @@ import type { Principal } from '../../core/access.js'
 import { AppError, notFound, validationError } from '../../core/errors.js'
 import { withTenantEmitting, type Emit } from '../../core/reactions.js'
 import { parseDollars } from '../../core/money.js'
-import { lineTotalCents } from '../../core/gst.js'
+import { belowOneCent, lineTotalCents } from '../../core/gst.js'
 import { pageEnvelope, pageFrom } from '../../core/paging.js'
 import { withTenant, inSavepoint, isUniqueViolation } from '../../db/sql.js'
 import type { StartAfterCommit } from '../../temporal/outbox.js'
@@ -124,6 +124,8 @@ async function addExtras(tx: postgres.TransactionSql, companyId: string, job: Jo
     let total = 0
     try {
       total = lineTotalCents({ quantity: e.quantity, unitPriceCents })
+      const tiny = belowOneCent(`add_extras.${i}`, { quantity: e.quantity, unitPriceCents })
+      if (tiny) problems.push(tiny)
     } catch { problems.push(`add_extras.${i}.quantity: use at most three decimals`) }
     return { company_id: companyId, job_id: job.id, description: e.description, quantity: e.quantity, unit_price_cents: unitPriceCents, total_cents: total, created_at: now }
   })

@@ -6,7 +6,7 @@ import type { Static } from 'typebox'
 import type { Deps } from '../../core/deps.js'
 import type { Principal } from '../../core/access.js'
 import { AppError, notFound, validationError } from '../../core/errors.js'
-import { computeTotals } from '../../core/gst.js'
+import { belowOneCent, computeTotals } from '../../core/gst.js'
 import { centsToDollars, formatDollars, hasAtMostDecimals, parseDollars } from '../../core/money.js'
 import { pageEnvelope, pageFrom } from '../../core/paging.js'
 import { addDays } from '../../core/period.js'
@@ -61,10 +61,13 @@ async function priceLines(tx: postgres.TransactionSql, lines: LineInput[]): Prom
         return 0
       }
     }
+    const unitPriceCents = price(line.unitPrice, 'unitPrice') ?? Number(service?.unit_price_cents ?? 0)
+    const tiny = hasAtMostDecimals(line.quantity, 3) ? belowOneCent(`line_items.${i}`, { quantity: line.quantity, unitPriceCents }) : null
+    if (tiny) problems.push(tiny)
     return {
       description: description ?? '',
       quantity: line.quantity,
-      unitPriceCents: price(line.unitPrice, 'unitPrice') ?? Number(service?.unit_price_cents ?? 0),
+      unitPriceCents,
       unitCostCents: price(line.unit_cost, 'unit_cost'),
       serviceId: line.service_id ?? null,
     }
