@@ -312,7 +312,7 @@ describe('through the service: quote, deposit on acceptance, claims, extras, fin
 
   it('invoices add up to the quote plus extras to the cent, for random quotes, deposits and claims', async () => {
     // Up to 100 units at up to $5,000: quotes stay under the $10M the API takes as a deposit or claim.
-    const line = fc.record({ qtyMilli: fc.oneof(fc.constantFrom(1000, 2000, 500), fc.integer({ min: 1, max: 100_000 })), priceCents: fc.oneof(fc.integer({ min: 1, max: 99 }), fc.integer({ min: 100, max: 500_000 })) })
+    const line = fc.record({ qtyMilli: fc.oneof(fc.constantFrom(1000, 2000, 500), fc.integer({ min: 1, max: 100_000 })), priceCents: fc.oneof(fc.integer({ min: 1, max: 99 }), fc.integer({ min: 100, max: 500_000 })) }).filter(billsSomething)
     await fc.assert(fc.asyncProperty(scenario(6, line), run), { numRuns: 15 })
   })
 
