@@ -5,7 +5,7 @@ import { Validator } from '@seriousme/openapi-schema-validator'
 import { onboard, startTestApp, type TestApp } from './helpers/app.js'
 import { createRegistry } from '../src/domains/index.js'
 import { describeErrors, validatorFor } from '../src/core/validation.js'
-import { openApiPath } from '../src/transports/rest.js'
+import { openApiPath } from '../src/core/operation.js'
 import { ERROR_CODES, statusOfCode } from '../src/core/errors.js'
 
 let app: TestApp

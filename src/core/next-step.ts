@@ -3,7 +3,7 @@
 // The caller reads it in its own transport: over MCP a route that is also a tool becomes that tool,
 // over REST a tool that has a route becomes the route. Messages are written once, either way.
 import { AppError } from './errors.js'
-import type { AnyOperation } from './operation.js'
+import { openApiPath, type AnyOperation } from './operation.js'
 import type { Registry } from './registry.js'
 
 type Transport = 'rest' | 'mcp'
@@ -35,7 +35,7 @@ export function toolForRoute(registry: Registry, method: string, path: string): 
 
 /** The route serving a tool, as a REST caller writes it. */
 export function routeForTool(op: AnyOperation): string | undefined {
-  return op.rest ? `${op.rest.method} /api/v1${op.rest.path.replace(/:(\w+)/g, '{$1}')}` : undefined
+  return op.rest ? `${op.rest.method} /api/v1${openApiPath(op.rest.path)}` : undefined
 }
 
 export function inTransport(text: string, transport: Transport, registry: Registry): string {

@@ -31,6 +31,11 @@ export interface RestBinding {
   countsTowardQuota?: boolean
 }
 
+/** A binding's Koa path (/keys/:id) as OpenAPI and messages write it (/keys/{id}). */
+export function openApiPath(path: string): string {
+  return path.replace(/:([A-Za-z_]+)/g, '{$1}')
+}
+
 export interface OperationContext {
   deps: Deps
   principal: Principal | null

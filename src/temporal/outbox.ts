@@ -171,7 +171,8 @@ export class WorkflowDispatcher {
     } catch (error) {
       if (error instanceof WorkflowFailedError) return { outcome: 'failed', message: error.cause?.message ?? error.message }
       if (error instanceof WorkflowNotFoundError) return { outcome: 'pending' }
-      if (isGrpcDeadlineError(error) || isGrpcDeadlineError((error as { cause?: unknown })?.cause)) return { outcome: 'pending' }
+      // isGrpcDeadlineError follows the cause chain itself.
+      if (isGrpcDeadlineError(error)) return { outcome: 'pending' }
       throw error
     }
   }

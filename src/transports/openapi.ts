@@ -2,9 +2,8 @@
 // response schemas, security and errors.
 import type { TSchema } from 'typebox'
 import type { Registry } from '../core/registry.js'
-import type { AnyOperation } from '../core/operation.js'
+import { openApiPath, type AnyOperation } from '../core/operation.js'
 import { ErrorBody } from '../core/schema-helpers.js'
-import { openApiPath } from './rest.js'
 
 /** TypeBox schemas are JSON Schema; this drops TypeBox's non-JSON markers. */
 export const plain = (schema: TSchema): Record<string, unknown> => JSON.parse(JSON.stringify(schema))

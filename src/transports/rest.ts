@@ -14,10 +14,6 @@ import { bySegment, firstSegment } from './route-prefix.js'
 
 export const API_PREFIX = '/api/v1'
 
-/** Koa's /keys/:id becomes OpenAPI's /keys/{id}. */
-export function openApiPath(path: string): string {
-  return path.replace(/:([A-Za-z_]+)/g, '{$1}')
-}
 
 const readsQuery = (op: AnyOperation) => op.rest!.method === 'GET' || op.rest!.method === 'DELETE'
 

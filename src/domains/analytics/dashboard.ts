@@ -22,14 +22,17 @@ const $ = (cents: string | number) => centsToDollars(Number(cents))
 
 async function jobsBetween(tx: postgres.TransactionSql, start: Date, end: Date, tz: string) {
   const rows = await listJobsBetween(tx, start, end)
-  // A job done before its booked day belongs to the day it was done (the headline counts it there),
-  // not to the day it was booked for.
-  const doneEarly = (r: (typeof rows)[number]) => r.completed_at !== null && localDate(r.completed_at, tz) < localDate(r.scheduled_date, tz)
-  return rows.filter((r) => !doneEarly(r)).map((r) => ({
-    id: r.id, title: r.title, status: r.status, scheduledDate: r.scheduled_date.toISOString(), local_time: localDateTime(r.scheduled_date, tz).slice(11, 16),
-    technician: r.technician, address: r.address, clientName: r.client_name, clientPhone: r.client_phone, amount: r.amount_cents === null ? null : $(r.amount_cents),
-    localDate: localDate(r.scheduled_date, tz),
-  }))
+  return rows.flatMap((r) => {
+    const booked = localDate(r.scheduled_date, tz)
+    // A job done before its booked day belongs to the day it was done (the headline counts it there),
+    // not to the day it was booked for.
+    if (r.completed_at !== null && localDate(r.completed_at, tz) < booked) return []
+    return [{
+      id: r.id, title: r.title, status: r.status, scheduledDate: r.scheduled_date.toISOString(), local_time: localDateTime(r.scheduled_date, tz).slice(11, 16),
+      technician: r.technician, address: r.address, clientName: r.client_name, clientPhone: r.client_phone, amount: r.amount_cents === null ? null : $(r.amount_cents),
+      localDate: booked,
+    }]
+  })
 }
 
 async function overdueInvoices(tx: postgres.TransactionSql, invoiceToday: string) {

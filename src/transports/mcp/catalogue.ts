@@ -69,10 +69,10 @@ const ANNOTATION_DEFAULTS: Record<string, unknown> = { readOnlyHint: false, dest
 const listedAnnotations = (annotations: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(annotations).filter(([k, v]) => k !== 'title' && ANNOTATION_DEFAULTS[k] !== v))
 
-function buildDescription(op: AnyOperation, underscoreNames: boolean) {
+function buildDescription(op: AnyOperation) {
   const reviewed = reviewedTool(op)
   return {
-    name: underscoreNames ? toUnderscore(op.name) : op.name,
+    name: op.name,
     title: op.title,
     description: op.description,
     inputSchema: compactSchema(reviewed.inputSchema),
@@ -96,7 +96,8 @@ const described = new WeakMap<AnyOperation, { dotted: ToolDescription; underscor
 export function describeTool(op: AnyOperation, view: Pick<CatalogueView, 'underscoreNames'> & { outputSchemas?: boolean }): ListedTool {
   let d = described.get(op)
   if (!d) {
-    d = { dotted: buildDescription(op, false), underscore: buildDescription(op, true) }
+    const dotted = buildDescription(op)
+    d = { dotted, underscore: { ...dotted, name: toUnderscore(op.name) } }
     described.set(op, d)
   }
   const tool = view.underscoreNames ? d.underscore : d.dotted
