@@ -254,7 +254,7 @@ describe('through the service: quote, deposit on acceptance, claims, extras, fin
     const token = new URL(sent.public_url).pathname.split('/').pop()!
     const accepted = await fetch(`${app.url}/q/${token}/accept`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'name=Casey+Property', redirect: 'manual' })
     expect(accepted.status).toBe(303)
-    const { job } = await tool(client, 'jobs.create', { lead_id: lead.id, quote_id: quote.id })
+    const job = { id: (await tool(client, 'quotes.list', { lead_id: lead.id })).quotes.find((x: any) => x.id === quote.id).job_id as string } // opened on acceptance
     await tool(client, 'jobs.update', { job_id: job.id, status: 'In Progress' })
 
     let hundredths = 0

@@ -86,7 +86,9 @@ describe('lead to cash through MCP', () => {
     await page.screenshot({ path: `${SHOTS}/deposit-paid-phone.png`, fullPage: true })
 
     // The job, a 50% progress claim while it is under way, paid from the link the agent sends.
-    const { job } = await tool(client, 'jobs.create', { lead_id: lead.id, quote_id: quote.id, scheduled_date: new Date(Date.now() + 86_400_000).toISOString() })
+    // Opened when the client accepted; scheduling it is the next step.
+    const jobId = (await tool(client, 'quotes.list', { lead_id: lead.id })).quotes[0].job_id as string
+    const { job } = await tool(client, 'jobs.update', { job_id: jobId, scheduled_date: new Date(Date.now() + 86_400_000).toISOString() })
     expect(job.invoicing).toEqual({ invoiced: deposit / 100, paid: deposit / 100, outstanding: 0, invoice_count: 1 })
     await tool(client, 'jobs.update', { job_id: job.id, status: 'In Progress' })
     const progress = await tool(client, 'invoicing.generate', { job_id: job.id, progress_claim: { percent: 50 } })

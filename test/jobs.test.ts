@@ -46,12 +46,30 @@ describe('jobs.create', () => {
     expect(events.map((e) => e.event_type)).toEqual(['job.created', 'job.scheduled'])
   })
 
-  it('an accepted quote becomes its job in one call, once', async () => {
+  it('an accepted quote opens its job at once (Quoted, to schedule); jobs.create for it names that job', async () => {
     const { quote } = await tool(client, 'quotes.create', { lead_id: lead.id, line_items: [{ description: 'Switchboard upgrade', quantity: 1, unitPrice: 1800, unit_cost: 700 }] })
-    await tool(client, 'quotes.update', { quote_id: quote.id, status: 'Accepted' })
-    const job = (await tool(client, 'jobs.create', { lead_id: lead.id, quote_id: quote.id })).job
-    expect(job).toMatchObject({ title: 'Switchboard upgrade', amount: 1980, quoteId: quote.id, quote: { quoteNumber: quote.quoteNumber, status: 'Accepted', total: 1980 } })
-    expect(await toolError(client, 'jobs.create', { lead_id: lead.id, quote_id: quote.id })).toMatchObject({ error: 'conflict' })
+    const accepted = (await tool(client, 'quotes.update', { quote_id: quote.id, status: 'Accepted' })).quote
+    expect(accepted.job_id).toEqual(expect.any(String))
+    const job = (await tool(client, 'jobs.list', { lead_id: lead.id })).jobs.find((j: any) => j.id === accepted.job_id)
+    expect(job).toMatchObject({ status: 'Quoted', scheduledDate: null, title: 'Switchboard upgrade', amount: 1980, quoteId: quote.id, quote: { quoteNumber: quote.quoteNumber, status: 'Accepted', total: 1980 } })
+    const again = await toolError(client, 'jobs.create', { lead_id: lead.id, quote_id: quote.id })
+    expect(again).toMatchObject({ error: 'conflict', job_id: accepted.job_id, next_step: 'jobs.update' })
+    expect(again.message).toContain(`jobs.update job_id ${accepted.job_id}`)
+    const events = await app.owner`select event_type from event_outbox where entity_id = ${accepted.job_id} order by id`
+    expect(events.map((e) => e.event_type)).toEqual(['job.created'])
+  })
+
+  it('with create_job_on_acceptance off, an accepted quote waits and jobs.create makes its job in one call, once', async () => {
+    await tool(client, 'company.update_profile', { create_job_on_acceptance: false })
+    try {
+      const { quote } = await tool(client, 'quotes.create', { lead_id: lead.id, line_items: [{ description: 'Switchboard upgrade', quantity: 1, unitPrice: 1800 }] })
+      expect((await tool(client, 'quotes.update', { quote_id: quote.id, status: 'Accepted' })).quote.job_id).toBeNull()
+      const job = (await tool(client, 'jobs.create', { lead_id: lead.id, quote_id: quote.id })).job
+      expect(job).toMatchObject({ title: 'Switchboard upgrade', amount: 1980, quoteId: quote.id })
+      expect(await toolError(client, 'jobs.create', { lead_id: lead.id, quote_id: quote.id })).toMatchObject({ error: 'conflict', job_id: job.id })
+    } finally {
+      await tool(client, 'company.update_profile', { create_job_on_acceptance: true })
+    }
   })
 
   it('refuses a declined quote, another lead\'s quote and an unknown lead', async () => {
@@ -147,8 +165,8 @@ describe('jobs.send_eta and jobs.profit_summary', () => {
       { description: 'Downlights', quantity: 10, unitPrice: 85, unit_cost: 32.5 },
       { description: 'Labour', quantity: 4, unitPrice: 110 },
     ] })
-    await tool(client, 'quotes.update', { quote_id: quote.id, status: 'Accepted' })
-    const job = (await tool(client, 'jobs.create', { lead_id: lead.id, quote_id: quote.id, scheduled_date: when })).job
+    const accepted = (await tool(client, 'quotes.update', { quote_id: quote.id, status: 'Accepted' })).quote
+    const job = (await tool(client, 'jobs.update', { job_id: accepted.job_id, scheduled_date: when })).job
     await tool(client, 'jobs.update', { job_id: job.id, add_costs: [{ description: 'Apprentice wages', amount: 160 }, { description: 'Fuel', amount: 22.4 }] })
     const summary = await tool(client, 'jobs.profit_summary', { job_id: job.id })
     expect(summary.jobs[0]).toMatchObject({ revenue: 1419, costs: { materials: 325, recorded: 182.4, total: 507.4 }, margin: 911.6, marginPercent: 64.2 })

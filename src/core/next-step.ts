@@ -65,3 +65,18 @@ function nextStepIn(step: string, transport: Transport, registry: Registry): str
   if (transport === 'mcp' && route) return toolForRoute(registry, route[1]!, route[2]!)?.name ?? step
   return inTransport(step, transport, registry)
 }
+
+/**
+ * A result's next_steps (core/next-steps.ts) as the caller's transport names them: each `why` is
+ * rewritten like an error message, and over REST a step whose tool has a route gains `route`.
+ */
+export function nextStepsInTransport(output: unknown, transport: Transport, registry: Registry): unknown {
+  const stepsOf = (output as { next_steps?: unknown } | null)?.next_steps
+  if (!Array.isArray(stepsOf)) return output
+  const next_steps = stepsOf.map((step: { tool: string; why: string }) => {
+    const op = registry.get(step.tool)
+    const route = transport === 'rest' && op ? routeForTool(op) : undefined
+    return { tool: step.tool, ...(route && { route }), why: inTransport(step.why, transport, registry) }
+  })
+  return { ...(output as object), next_steps }
+}

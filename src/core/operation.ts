@@ -4,6 +4,7 @@ import type { Static, TSchema } from 'typebox'
 import type { Feature, Permission, Principal, Scope } from './access.js'
 import type { CostClass } from './cost.js'
 import type { Deps } from './deps.js'
+import { withNextStepsSchema, type NextStep } from './next-steps.js'
 
 export type { CostClass }
 
@@ -68,6 +69,12 @@ export interface Operation<I extends TSchema = TSchema, O extends TSchema = TSch
   /** Runs before schema validation, to turn a specific input problem into its own error code. */
   precheck?: (ctx: OperationContext, raw: Record<string, unknown>) => Promise<void> | void
   run(ctx: OperationContext, input: Static<I>): Promise<Static<O>>
+  /**
+   * What to do after this change (core/next-steps.ts), from its result and input: returned as
+   * `next_steps` beside the output, whose schema gains the field. Every state-changing lifecycle
+   * tool declares it (test/next-steps.test.ts).
+   */
+  nextSteps?(output: Static<O>, input: Static<I>): NextStep[]
 }
 
 export type AnyOperation = Operation<TSchema, TSchema>
@@ -80,5 +87,14 @@ export type AnyOperation = Operation<TSchema, TSchema>
 export const AGENT_PARITY = 'Every operation is also a tool, so an agent with only an MCP client can do it.'
 
 export function defineOperation<I extends TSchema, O extends TSchema>(op: Operation<I, O>): AnyOperation {
-  return op as unknown as AnyOperation
+  if (!op.nextSteps) return op as unknown as AnyOperation
+  const { run, nextSteps } = op
+  return {
+    ...op,
+    output: withNextStepsSchema(op.output, op.name),
+    async run(ctx: OperationContext, input: Static<I>) {
+      const output = await run.call(op, ctx, input)
+      return { ...output, next_steps: nextSteps.call(op, output, input) }
+    },
+  } as unknown as AnyOperation
 }

@@ -9,7 +9,7 @@ import type { Registry } from '../core/registry.js'
 import { authenticateHttp, type KeyRateLimiter } from '../core/auth.js'
 import { validationError } from '../core/errors.js'
 import { execute } from '../core/execute.js'
-import { errorInTransport } from '../core/next-step.js'
+import { errorInTransport, nextStepsInTransport } from '../core/next-step.js'
 import { bySegment, firstSegment } from './route-prefix.js'
 
 export const API_PREFIX = '/api/v1'
@@ -43,7 +43,7 @@ export function restRoutes(registry: Registry, deps: Deps, limiter: KeyRateLimit
       const result = await executeRoute(ctx, op, binding)
       if (result.replayed) ctx.set('Idempotent-Replayed', 'true')
       ctx.status = result.status
-      ctx.body = result.output
+      ctx.body = nextStepsInTransport(result.output, 'rest', registry)
     })
   }
   return bySegment(API_PREFIX, routers)

@@ -13,17 +13,18 @@ export interface CompanyProfileRow {
   trade_type: string | null
   state: (typeof AU_STATES)[number] | null
   time_zone: (typeof AUSTRALIAN_TIME_ZONES)[number]
+  create_job_on_acceptance: boolean
   created_at: Date
 }
 
 export async function findCompanyProfile(tx: postgres.TransactionSql): Promise<CompanyProfileRow> {
   const [row] = await tx<CompanyProfileRow[]>`
-    select id, business_name, contact_name, contact_email, phone, abn, trade_type, state, time_zone, created_at from companies`
+    select id, business_name, contact_name, contact_email, phone, abn, trade_type, state, time_zone, create_job_on_acceptance, created_at from companies`
   return row!
 }
 
 /** The profile columns other than state and time zone (those go through writeCompanySettings). */
-export type ProfileChanges = Partial<Pick<CompanyProfileRow, 'business_name' | 'contact_name' | 'contact_email' | 'phone' | 'abn' | 'trade_type'>>
+export type ProfileChanges = Partial<Pick<CompanyProfileRow, 'business_name' | 'contact_name' | 'contact_email' | 'phone' | 'abn' | 'trade_type' | 'create_job_on_acceptance'>>
 
 export async function updateCompanyProfileRow(tx: postgres.TransactionSql, companyId: string, changes: ProfileChanges): Promise<void> {
   await tx`update companies set ${tx(changes, ...(Object.keys(changes) as (keyof ProfileChanges)[]))} where id = ${companyId}`

@@ -19,6 +19,7 @@ export const CompanyProfileSchema = Type.Object({
   trade_type: Nullable(Type.String()),
   state: Nullable(State('State or territory the business works in (null until set): its public holidays are skipped when scheduling by business day; it picks the small-claims forum')),
   time_zone: TimeZone('Time zone (IANA) every local date, reminder and schedule is read in'),
+  create_job_on_acceptance: Type.Boolean({ description: 'An accepted quote opens its job at once (status Quoted, to schedule); on by default' }),
   created_at: DateTime(),
 })
 
@@ -38,6 +39,7 @@ export const UpdateCompanyProfileInput = Type.Object(
     trade_type: Type.Optional(Nullable(Type.String({ maxLength: 100, description: 'Free text, e.g. plumber, electrician' }))),
     state: Type.Optional(Nullable(State('State or territory (NSW, VIC, QLD, WA, SA, TAS, ACT, NT); the same state invoicing settings show'))),
     time_zone: Type.Optional(TimeZone("One of Australia's IANA zones, e.g. Australia/Perth; reminders keep their instant, schedules move to the new local time")),
+    create_job_on_acceptance: Type.Optional(Type.Boolean({ description: 'false: an accepted quote waits for jobs.create or workflows.quote_to_invoice to get its job' })),
   },
   { additionalProperties: false, minProperties: 1 },
 )

@@ -222,3 +222,15 @@ export async function updateEtaCount(tx: postgres.TransactionSql, jobId: string)
   const [numbered] = await tx<{ eta_count: number }[]>`update jobs set eta_count = eta_count + 1 where id = ${jobId} returning eta_count`
   return numbered!.eta_count
 }
+
+/** Whether an accepted quote opens its job at once (companies.create_job_on_acceptance, on by default). */
+export async function findCreateJobOnAcceptance(tx: postgres.TransactionSql): Promise<boolean> {
+  const [row] = await tx<{ create_job_on_acceptance: boolean }[]>`select create_job_on_acceptance from companies`
+  return row?.create_job_on_acceptance ?? true
+}
+
+/** The quote's job, if it has one (jobs_quote_unique: at most one). */
+export async function findJobIdOfQuote(tx: postgres.TransactionSql, quoteId: string): Promise<string | null> {
+  const [row] = await tx<{ id: string }[]>`select id from jobs where quote_id = ${quoteId}`
+  return row?.id ?? null
+}

@@ -18,7 +18,7 @@ import { companyTimeZone, companyToday } from '../../core/company-time.js'
 import { localDate } from '../../core/zoned-time.js'
 import {
   findFinalInvoiceNumber, findJob, insertJob, insertJobCost, insertJobExtras, listJobRows, presentJob,
-  updateJobCompleted, updateJobRow, updateQuoteInvoicesJob, type JobRow, type NewJobExtra,
+  findJobIdOfQuote, updateJobCompleted, updateJobRow, updateQuoteInvoicesJob, type JobRow, type NewJobExtra,
 } from './queries.js'
 import { assertJobMove } from './transitions.js'
 import type { JobChanged, JobCompletionRecorded } from './events.js'
@@ -43,37 +43,46 @@ async function jobEvents(emit: Emit, companyId: string, job: ReturnType<typeof p
 export async function createJob(deps: Deps, principal: Principal, input: Static<typeof CreateJobInput>) {
   const now = deps.clock.now()
   try {
-    return await withTenantEmitting(deps, principal.companyId, async (tx, emit) => {
-      const lead = await findLead(tx, input.lead_id)
-      if (!lead) throw notFound('Lead')
-      let amountCents = input.amount === undefined ? null : parseDollars(input.amount, 'amount')
-      let title = input.title?.trim()
-      if (input.quote_id) {
-        const quote = await findQuote(tx, input.quote_id, await companyToday(tx, now))
-        if (!quote || quote.lead_id !== lead.id) throw notFound('Quote for this lead')
-        if (quote.status === 'Declined' || quote.status === 'Expired') {
-          throw new AppError('conflict', `Quote ${quote.quote_number} is ${quote.status}; a job needs a live quote.`, { quote_status: quote.status })
-        }
-        amountCents ??= Number(quote.total_cents)
-        title ??= (await lineItemsFor(tx, [quote.id])).get(quote.id)![0]?.description
-      }
-      title ||= lead.service_type ?? `Job for ${lead.name}`
-      const status: JobStatus = input.scheduled_date ? 'Scheduled' : 'Quoted'
-      const address = input.address ?? ([lead.address, lead.suburb].filter(Boolean).join(', ') || null)
-      const jobId = await insertJob(tx, principal.companyId, {
-        lead_id: lead.id, quote_id: input.quote_id ?? null, title, status, scheduled_date: input.scheduled_date ?? null,
-        address, amount_cents: amountCents, technician: input.technician ?? null, notes: input.notes ?? null,
-      }, now)
-      // A deposit invoiced when the quote was accepted belongs to the job from now on.
-      if (input.quote_id) await updateQuoteInvoicesJob(tx, input.quote_id, jobId)
-      const job = await loadJob(tx, jobId, now)
-      await jobEvents(emit, principal.companyId, job, null, now)
-      return { job }
-    })
+    return await withTenantEmitting(deps, principal.companyId, async (tx, emit) => ({ job: await insertNewJob(tx, emit, principal.companyId, input, now) }))
   } catch (error) {
     if (isUniqueViolation(error, 'jobs_quote_unique')) throw new AppError('conflict', 'That quote already has a job; update the existing job instead.')
     throw error
   }
+}
+
+/** jobs.create's work inside a transaction: the job, linked to its quote (and the quote's deposit invoice), and its events. */
+export async function insertNewJob(tx: postgres.TransactionSql, emit: Emit, companyId: string, input: Static<typeof CreateJobInput>, now: Date) {
+  const lead = await findLead(tx, input.lead_id)
+  if (!lead) throw notFound('Lead')
+  let amountCents = input.amount === undefined ? null : parseDollars(input.amount, 'amount')
+  let title = input.title?.trim()
+  if (input.quote_id) {
+    const quote = await findQuote(tx, input.quote_id, await companyToday(tx, now))
+    if (!quote || quote.lead_id !== lead.id) throw notFound('Quote for this lead')
+    if (quote.status === 'Declined' || quote.status === 'Expired') {
+      throw new AppError('conflict', `Quote ${quote.quote_number} is ${quote.status}; a job needs a live quote.`, { quote_status: quote.status })
+    }
+    const existing = await findJobIdOfQuote(tx, quote.id)
+    if (existing) {
+      throw new AppError('conflict', `Quote ${quote.quote_number} has its job already (${existing}${quote.status === 'Accepted' ? ', opened when the quote was accepted' : ''}); schedule or change it with jobs.update job_id ${existing}.`, {
+        job_id: existing, next_step: 'jobs.update',
+      })
+    }
+    amountCents ??= Number(quote.total_cents)
+    title ??= (await lineItemsFor(tx, [quote.id])).get(quote.id)![0]?.description
+  }
+  title ||= lead.service_type ?? `Job for ${lead.name}`
+  const status: JobStatus = input.scheduled_date ? 'Scheduled' : 'Quoted'
+  const address = input.address ?? ([lead.address, lead.suburb].filter(Boolean).join(', ') || null)
+  const jobId = await insertJob(tx, companyId, {
+    lead_id: lead.id, quote_id: input.quote_id ?? null, title, status, scheduled_date: input.scheduled_date ?? null,
+    address, amount_cents: amountCents, technician: input.technician ?? null, notes: input.notes ?? null,
+  }, now)
+  // A deposit invoiced when the quote was accepted belongs to the job from now on.
+  if (input.quote_id) await updateQuoteInvoicesJob(tx, input.quote_id, jobId)
+  const job = await loadJob(tx, jobId, now)
+  await jobEvents(emit, companyId, job, null, now)
+  return job
 }
 
 export async function updateJob(deps: Deps, principal: Principal, input: Static<typeof UpdateJobInput>) {

@@ -13,6 +13,7 @@ import {
 } from './queries.js'
 import { onStatusChange, quoteChanged } from './service.js'
 import { issueDepositInvoice } from '../invoicing/deposit.js'
+import { openJobOnAcceptance } from '../jobs/on-acceptance.js'
 import { loadInvoice } from '../invoicing/service.js'
 
 export interface PublicQuoteView {
@@ -85,10 +86,11 @@ export async function acceptPublicQuote(deps: Deps, token: string, signature: { 
   return withQuote(deps, token, async (tx, row, now, companyId, emit) => {
     assertAnswerable(row, 'accept')
     await updateQuoteAccepted(tx, row.id, name, signature.ip, now)
+    const deposit = await issueDepositInvoice(deps, tx, companyId, row, now)
+    await openJobOnAcceptance(tx, emit, companyId, row, now) // takes the deposit invoice with it
     const result = await view(deps, tx, token)
     await onStatusChange(tx, emit, companyId, row, result.quote, now)
     await emit(quoteChanged(companyId, row, now)) // its follow-ups stop now
-    const deposit = await issueDepositInvoice(deps, tx, companyId, row, now)
     if (deposit) result.depositInvoice = { publicUrl: deposit.invoice.publicUrl, paymentUrl: deposit.invoice.paymentUrl, balance: deposit.invoice.balance }
     return result
   })

@@ -32,6 +32,7 @@ export interface QuoteRow {
   deposit_percent: string | null
   deposit_cents: string | null
   deposit_invoice_id: string | null
+  job_id: string | null
 }
 
 export interface LineRow {
@@ -52,7 +53,8 @@ const columns = (tx: postgres.TransactionSql, today: string) => tx`
   q.subtotal_cents, q.gst_cents, q.total_cents, to_char(q.valid_until, 'YYYY-MM-DD') as valid_until, q.notes, q.public_token,
   q.sent_count, q.sent_at, q.viewed_at, q.accepted_at, q.accepted_name, q.declined_at, q.decline_reason,
   q.created_at, q.updated_at, l.name as client_name, q.deposit_percent, q.deposit_cents,
-  (select i.id from invoices i where i.quote_id = q.id and i.kind = 'deposit' and i.status <> 'Void' limit 1) as deposit_invoice_id`
+  (select i.id from invoices i where i.quote_id = q.id and i.kind = 'deposit' and i.status <> 'Void' limit 1) as deposit_invoice_id,
+  (select j.id from jobs j where j.quote_id = q.id) as job_id`
 
 export function presentQuote(row: QuoteRow, lines: LineRow[], siteRoot: string) {
   return {
@@ -74,6 +76,7 @@ export function presentQuote(row: QuoteRow, lines: LineRow[], siteRoot: string) 
     validUntil: row.valid_until,
     notes: row.notes,
     deposit: depositOf(row),
+    job_id: row.job_id,
     publicUrl: row.sent_count > 0 ? publicQuoteUrl(siteRoot, row.public_token) : null,
     sentAt: row.sent_at?.toISOString() ?? null,
     viewedAt: row.viewed_at?.toISOString() ?? null,

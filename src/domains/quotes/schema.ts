@@ -46,6 +46,7 @@ export const QuoteSchema = Type.Object({
     amount: Dollars('incl', { description: 'Deposit' }),
     invoiceId: Nullable(Type.String({ description: 'The deposit invoice, issued when the client accepts' })),
   }, { description: 'The deposit the client pays on accepting; null when none is asked' })),
+  job_id: Nullable(Type.String({ description: 'Its job: opened when the quote is accepted (company setting create_job_on_acceptance, on by default), else by jobs.create; null until then' })),
   publicUrl: Nullable(Type.String({ description: 'Page where the client views, accepts or declines; set once sent' })),
   sentAt: Nullable(DateTime()),
   viewedAt: Nullable(DateTime()),

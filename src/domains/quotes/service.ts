@@ -28,6 +28,7 @@ import { escapeHtml } from '../../core/html-escape.js'
 import { customerEmail, customerSms, firstNameOf } from '../comms/customer-message.js'
 import { messageViews } from '../comms/preview.js'
 import { readSettings } from '../invoicing/settings.js'
+import { openJobOnAcceptance } from '../jobs/on-acceptance.js'
 
 type LineInput = Static<typeof LineItemInput>
 const DEFAULT_VALIDITY_DAYS = 30
@@ -183,6 +184,7 @@ export async function updateQuote(deps: Deps, principal: Principal, input: Stati
     if (target === 'Declined' && current.status !== 'Declined') Object.assign(changes, { declined_at: now })
     if (target === 'Sent' && !current.sent_at) Object.assign(changes, { sent_at: now, sent_count: Math.max(1, current.sent_count) })
     await updateQuoteRow(tx, current.id, changes)
+    if (target === 'Accepted' && current.status !== 'Accepted') await openJobOnAcceptance(tx, emit, principal.companyId, current, now)
     const quote = await loadQuote(deps, tx, current.id)
     if (target !== current.status) await onStatusChange(tx, emit, principal.companyId, current, quote, now)
     // What follows its send looks again now (accepted, declined, expired, validity moved), not at its next wake-up.

@@ -3,7 +3,7 @@
 import type { Deps } from '../../core/deps.js'
 import type { Principal } from '../../core/access.js'
 import type { Registry } from '../../core/registry.js'
-import { errorInTransport } from '../../core/next-step.js'
+import { errorInTransport, nextStepsInTransport } from '../../core/next-step.js'
 import { AppError, fromDatabaseOutage } from '../../core/errors.js'
 import { authorize, countApiCall } from '../../core/auth.js'
 import { execute, isAccessError } from '../../core/execute.js'
@@ -204,10 +204,11 @@ async function callTool(ctx: McpCallContext, params: Record<string, unknown>) {
       authenticate: () => requireMcpPrincipal(ctx),
       idempotency: argumentKey !== undefined ? { key: argumentKey, field: 'idempotency_key' } : { key: metaKey, field: '_meta.idempotency_key' },
     }, args)
+    const output = nextStepsInTransport(result.output, 'mcp', ctx.registry)
     const fullText = wantsFullText(ctx.protocolVersion, params._meta, ctx.view.fullText)
     return {
-      content: [{ type: 'text', text: fullText ? JSON.stringify(result.output) : summarize(op.title, result.output) }],
-      structuredContent: result.output,
+      content: [{ type: 'text', text: fullText ? JSON.stringify(output) : summarize(op.title, output) }],
+      structuredContent: output,
       ...(result.replayed ? { _meta: { idempotent_replayed: true } } : {}),
     }
   } catch (thrown) {

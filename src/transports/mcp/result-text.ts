@@ -46,7 +46,7 @@ export function summarize(title: string, output: unknown): string {
   const shown = new Set<Scalar>()
   if (output && typeof output === 'object' && !Array.isArray(output)) {
     for (const [key, value] of Object.entries(output as Record<string, unknown>)) {
-      if (SKIPPED.test(key)) continue
+      if (SKIPPED.test(key) || key === 'next_steps') continue
       if (scalar(value)) {
         if (!shown.has(value)) parts.push(`${key}: ${String(value)}`)
         shown.add(value)
@@ -58,5 +58,11 @@ export function summarize(title: string, output: unknown): string {
     }
   }
   const body = `${title}: done.${parts.length ? ` ${parts.join('; ')}.` : ''}`
-  return `${body.length > MAX_SUMMARY ? `${body.slice(0, MAX_SUMMARY)}...` : body} ${HINT}`
+  return `${body.length > MAX_SUMMARY ? `${body.slice(0, MAX_SUMMARY)}...` : body}${nextStepsText(output)} ${HINT}`
+}
+
+/** The next steps in full (each short, written to be read): what the caller most needs from the text. */
+function nextStepsText(output: unknown): string {
+  const list = (output as { next_steps?: { tool: string; why: string }[] } | null)?.next_steps
+  return Array.isArray(list) && list.length ? ` Next: ${list.map((s) => `${s.tool} (${s.why})`).join('; ')}.` : ''
 }
