@@ -20,7 +20,7 @@ describe('POST /api/v1/leads', () => {
       message: 'No hot water since Tuesday', address: '12 King St', suburb: 'Newtown', source: 'website', priority: 'High',
     })
     expect(res.status).toBe(201)
-    expect(Object.keys(res.body)).toEqual(['lead'])
+    expect(Object.keys(res.body)).toEqual(['lead', 'next_steps']) // the spec's {lead}, and what to do next (issue 21)
     expect(res.body.lead).toMatchObject({
       name: 'Alex Tran', phone: '+61412555666', email: 'alex@example.com.au', serviceType: 'Hot water system', status: 'New',
       priority: 'High', message: 'No hot water since Tuesday', address: '12 King St', suburb: 'Newtown', source: 'website',

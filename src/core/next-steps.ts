@@ -34,3 +34,6 @@ export function withNextStepsSchema<O extends TSchema>(output: O, name: string):
 export function steps(...list: (NextStep | false | null | undefined)[]): NextStep[] {
   return list.filter((step): step is NextStep => Boolean(step))
 }
+
+/** After a dry run, the one step: the same call for real. */
+export const realCallStep = (tool: string): NextStep => ({ tool, why: 'This was a dry run: nothing was sent or changed. Call again without dry_run to send exactly these messages.' })

@@ -1,3 +1,4 @@
+import { afterEta, afterJobChange } from './next-steps.js'
 import { defineOperation } from '../../core/operation.js'
 import { READ, SEND, WRITE } from '../../core/annotations.js'
 import {
@@ -37,6 +38,7 @@ export const jobOperations = [
     annotations: WRITE,
     rest: { method: 'POST', path: '/jobs', status: 201, feature: 'restWrite' },
     run: (ctx, input) => createJob(ctx.deps, ctx.principal!, input),
+    nextSteps: afterJobChange,
   }),
   defineOperation({
     name: 'jobs.update',
@@ -50,6 +52,7 @@ export const jobOperations = [
     annotations: WRITE,
     rest: { method: 'PATCH', path: '/jobs/:job_id', feature: 'restWrite' },
     run: (ctx, input) => updateJob(ctx.deps, ctx.principal!, input),
+    nextSteps: afterJobChange,
   }),
   defineOperation({
     name: 'jobs.complete',
@@ -63,6 +66,7 @@ export const jobOperations = [
     annotations: WRITE,
     rest: { method: 'POST', path: '/jobs/:job_id/complete', feature: 'restWrite' },
     run: (ctx, input) => completeJob(ctx.deps, ctx.principal!, input),
+    nextSteps: afterJobChange,
   }),
   defineOperation({
     name: 'jobs.send_eta',
@@ -76,6 +80,7 @@ export const jobOperations = [
     annotations: SEND,
     rest: { method: 'POST', path: '/jobs/:job_id/eta', feature: 'restWrite' },
     run: (ctx, input) => sendEta(ctx.deps, ctx.principal!, input),
+    nextSteps: afterEta,
   }),
   defineOperation({
     name: 'jobs.profit_summary',

@@ -1,3 +1,4 @@
+import { afterLeadChange } from './next-steps.js'
 import { defineOperation } from '../../core/operation.js'
 import { READ, WRITE } from '../../core/annotations.js'
 import { CreateLeadInput, LeadListResponse, LeadResponse, ListLeadsInput, UpdateLeadInput } from './schema.js'
@@ -29,6 +30,7 @@ export const leadOperations = [
     annotations: { ...WRITE, openWorldHint: true },
     rest: { method: 'POST', path: '/leads', status: 201, feature: 'restWrite' },
     run: (ctx, input) => createLead(ctx.deps, ctx.principal!, input, ctx.transport === 'mcp' ? 'mcp' : null),
+    nextSteps: afterLeadChange,
   }),
   defineOperation({
     name: 'leads.update',
@@ -42,5 +44,6 @@ export const leadOperations = [
     annotations: { ...WRITE, idempotentHint: true },
     rest: { method: 'PATCH', path: '/leads/:lead_id', feature: 'restWrite' },
     run: (ctx, input) => updateLead(ctx.deps, ctx.principal!, input),
+    nextSteps: afterLeadChange,
   }),
 ]

@@ -1,3 +1,4 @@
+import { afterQuoteChange, afterQuoteSend } from './next-steps.js'
 import { defineOperation } from '../../core/operation.js'
 import { READ, SEND, WRITE } from '../../core/annotations.js'
 import { CreateQuoteInput, ListQuotesInput, QuoteListResponse, QuoteResponse, SendQuoteInput, SendQuoteResponse, UpdateQuoteInput } from './schema.js'
@@ -29,6 +30,7 @@ export const quoteOperations = [
     annotations: WRITE,
     rest: { method: 'POST', path: '/quotes', status: 201, feature: 'restWrite' },
     run: (ctx, input) => createQuote(ctx.deps, ctx.principal!, input),
+    nextSteps: afterQuoteChange,
   }),
   defineOperation({
     name: 'quotes.update',
@@ -42,6 +44,7 @@ export const quoteOperations = [
     annotations: WRITE,
     rest: { method: 'PATCH', path: '/quotes/:quote_id', feature: 'restWrite' },
     run: (ctx, input) => updateQuote(ctx.deps, ctx.principal!, input),
+    nextSteps: afterQuoteChange,
   }),
   defineOperation({
     name: 'quotes.send',
@@ -55,5 +58,6 @@ export const quoteOperations = [
     annotations: SEND,
     rest: { method: 'POST', path: '/quotes/:quote_id/send', feature: 'restWrite' },
     run: (ctx, input) => sendQuote(ctx.deps, ctx.principal!, input),
+    nextSteps: afterQuoteSend,
   }),
 ]

@@ -1,0 +1,13 @@
+// What follows a lead change (core/next-steps.ts): a new or live lead is quoted next.
+import { steps, type NextStep } from '../../core/next-steps.js'
+
+interface LeadResult { lead: { id: string; name: string; status: string } | null }
+
+export function afterLeadChange(output: LeadResult): NextStep[] {
+  const lead = output.lead
+  if (!lead || lead.status === 'Lost' || lead.status === 'Won') return []
+  return steps(
+    lead.status !== 'Quoted' && { tool: 'quotes.create', why: `Quote the work for ${lead.name} (lead_id ${lead.id}); quotes.send then sends it.` },
+    { tool: 'workflows.process_lead', why: 'Optional: score the lead, set its priority and book a follow-up reminder.' },
+  )
+}
