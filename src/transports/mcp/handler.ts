@@ -51,6 +51,7 @@ export const INSTRUCTIONS = [
   'A listing of named tools carries their output schemas; other listings leave them out unless {"output_schemas": true}.',
   'Write tools take idempotency_key: after a timeout, retry with the same key and arguments; it runs once and returns the first result for 24 h (other arguments: idempotency_conflict).',
   'A tool result\'s text is a short summary; every field is in structuredContent. For the whole JSON as text, send _meta {"full_text": true} on tools/call or connect with ?full_text=true.',
+  'A write tool\'s result carries next_steps: the tools to call next, with the ids to pass and why (also at the end of its text summary). Tools that message a customer take dry_run: true to show the exact text first.',
 ].join(' ')
 
 function isRequest(msg: unknown): msg is JsonRpcRequest {
