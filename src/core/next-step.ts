@@ -2,6 +2,8 @@
 // connects one with POST /api/v1/payments/account") or a tool ("call workflows.pending_actions").
 // The caller reads it in its own transport: over MCP a route that is also a tool becomes that tool,
 // over REST a tool that has a route becomes the route. Messages are written once, either way.
+// Descriptions (of operations and schema fields) are written with tool names, as tools/list shows
+// them (test/descriptions.test.ts keeps routes out of them); OpenAPI and /docs rewrite them for REST.
 import { AppError } from './errors.js'
 import { openApiPath, type AnyOperation } from './operation.js'
 import type { Registry } from './registry.js'
@@ -79,4 +81,18 @@ export function nextStepsInTransport(output: unknown, transport: Transport, regi
     return { tool: step.tool, ...(route && { route }), why: inTransport(step.why, transport, registry) }
   })
   return { ...(output as object), next_steps }
+}
+
+/**
+ * A copy of a JSON value (an operation's schema) whose every `description` string is rewritten
+ * for the transport, as error messages are: for REST documents, tool names become their routes.
+ */
+export function descriptionsInTransport<T>(value: T, transport: Transport, registry: Registry): T {
+  const walk = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(walk)
+    if (!node || typeof node !== 'object') return node
+    return Object.fromEntries(Object.entries(node).map(([key, child]) =>
+      [key, key === 'description' && typeof child === 'string' ? inTransport(child, transport, registry) : walk(child)]))
+  }
+  return walk(value) as T
 }

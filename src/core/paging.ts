@@ -16,14 +16,14 @@ export const MAX_LIMIT = 100
 export const COUNT_CAP = 10_000
 
 export const PagingInput = {
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_LIMIT, default: 50, description: `Page size (default 50, max ${MAX_LIMIT})` })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_LIMIT, default: 50, description: 'Page size' })),
   offset: Type.Optional(Type.Integer({
     minimum: 0, maximum: MAX_OFFSET, default: 0,
-    description: `Rows to skip (default 0, max ${MAX_OFFSET}). To read further, page with cursor instead: pass each page's nextCursor`,
+    description: 'Rows to skip; to read further, page with cursor',
   })),
   cursor: Type.Optional(Type.String({
     maxLength: 200,
-    description: "Opaque cursor from a previous page's nextCursor, passed back unchanged (REST query or MCP argument); overrides offset. Reaches every row, however many",
+    description: "The previous page's nextCursor, passed back unchanged; overrides offset",
   })),
 }
 

@@ -11,7 +11,7 @@ export const Id = (description: string) => Type.String({ minLength: 1, descripti
 /** Cursor pagination properties for list tools; spread into a Type.Object. */
 export const Paging = {
   cursor: Type.Optional(Type.String({ description: "Opaque cursor from a previous page's nextCursor" })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50, description: 'Maximum number of items to return (1-100, default 50)' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50, description: 'Page size' })),
 }
 
 /** A calendar date; validation bounds it to 2000-01-01..2099-12-31 (core/date-bounds.ts). */
@@ -50,12 +50,12 @@ export const REVIEW_PLATFORMS = ['google', 'facebook', 'hipages', 'productreview
 export const BUSINESS_STRUCTURES = ['sole_trader', 'partnership', 'company', 'trust'] as const
 
 /** How a notice reaches the client. */
-export const Channel = StringEnum(['sms', 'email', 'both'] as const, { default: 'sms', description: 'Send by SMS, email or both (default sms)' })
+export const Channel = StringEnum(['sms', 'email', 'both'] as const, { default: 'sms', description: 'How to send it' })
 
 /** The dry_run argument of every tool that messages a customer. */
 export const DryRun = Type.Optional(Type.Boolean({
   default: false,
-  description: 'true: change nothing and send nothing; answer with the exact messages (recipient, SMS text, email subject, text and HTML) a real call with the same arguments would send now. Nothing is recorded or counted toward the message limits and no workflow starts.',
+  description: 'true: send, change and count nothing; return the exact messages (recipients, texts) this call would send now',
 }))
 
 /** One message to a customer as it goes out (or, on a dry run, would go out). */

@@ -1,6 +1,6 @@
 // GET /api/v1/docs: the same registry as JSON documentation an agent can read in one request.
 import type { Registry } from '../core/registry.js'
-import { plain } from './openapi.js'
+import { forRest } from './openapi.js'
 import { API_PREFIX } from './rest.js'
 import type { Urls } from '../core/deps.js'
 import { describeFilters } from './mcp/server-info.js'
@@ -75,19 +75,23 @@ export function buildDocs(registry: Registry, urls: Urls) {
       per_key: 'RateLimit-Limit / RateLimit-Remaining / RateLimit-Reset headers on every authenticated response',
     },
     openapi: `${urls.apiBase}/openapi.json`,
-    endpoints: registry.restOperations().map((op) => ({
-      method: op.rest!.method,
-      path: `${API_PREFIX}${op.rest!.path}`,
-      operation: op.name,
-      summary: op.title,
-      description: op.description,
-      auth: op.access === 'public' ? 'none' : 'bearer',
-      scope: op.access === 'public' ? null : op.access.scope ?? null,
-      permission: op.access === 'public' ? null : op.access.permission,
-      feature: op.rest!.feature ?? (op.access === 'public' ? null : op.access.feature ?? null),
-      success_status: op.rest!.status ?? 200,
-      input: plain(op.input),
-      output: plain(op.output),
-    })),
+    endpoints: registry.restOperations().map((op) => {
+      // Described as a REST caller reads it: a tool with a route is named by its route.
+      const rest = forRest(op, registry)
+      return {
+        method: op.rest!.method,
+        path: `${API_PREFIX}${op.rest!.path}`,
+        operation: op.name,
+        summary: op.title,
+        description: rest.description,
+        auth: op.access === 'public' ? 'none' : 'bearer',
+        scope: op.access === 'public' ? null : op.access.scope ?? null,
+        permission: op.access === 'public' ? null : op.access.permission,
+        feature: op.rest!.feature ?? (op.access === 'public' ? null : op.access.feature ?? null),
+        success_status: op.rest!.status ?? 200,
+        input: rest.input,
+        output: rest.output,
+      }
+    }),
   }
 }

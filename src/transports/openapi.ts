@@ -4,6 +4,7 @@ import type { TSchema } from 'typebox'
 import type { Registry } from '../core/registry.js'
 import { openApiPath, type AnyOperation } from '../core/operation.js'
 import { ErrorBody } from '../core/schema-helpers.js'
+import { descriptionsInTransport, inTransport } from '../core/next-step.js'
 
 /** TypeBox schemas are JSON Schema; this drops TypeBox's non-JSON markers. */
 export const plain = (schema: TSchema): Record<string, unknown> => JSON.parse(JSON.stringify(schema))
@@ -13,8 +14,8 @@ const errorResponse = (description: string) => ({
   content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
 })
 
-function parametersFor(op: AnyOperation) {
-  const schema = plain(op.input) as { properties?: Record<string, Record<string, unknown>>; required?: string[] }
+function parametersFor(op: AnyOperation, input: Record<string, unknown>) {
+  const schema = input as { properties?: Record<string, Record<string, unknown>>; required?: string[] }
   const pathParams = [...op.rest!.path.matchAll(/:([A-Za-z_]+)/g)].map((m) => m[1]!)
   const inQuery = op.rest!.method === 'GET' || op.rest!.method === 'DELETE'
   return Object.entries(schema.properties ?? {})
@@ -28,12 +29,22 @@ function parametersFor(op: AnyOperation) {
     }))
 }
 
-function operationObject(op: AnyOperation) {
+/** The operation's description and schemas as a REST caller reads them: tools with a route named by it. */
+export function forRest(op: AnyOperation, registry: Registry) {
+  return {
+    description: inTransport(op.description, 'rest', registry),
+    input: descriptionsInTransport(plain(op.input), 'rest', registry),
+    output: descriptionsInTransport(plain(op.output), 'rest', registry),
+  }
+}
+
+function operationObject(op: AnyOperation, registry: Registry) {
   const binding = op.rest!
+  const rest = forRest(op, registry)
   const status = String(binding.status ?? 200)
   const hasBody = !(binding.method === 'GET' || binding.method === 'DELETE')
   const responses: Record<string, unknown> = {
-    [status]: { description: op.title, content: { 'application/json': { schema: plain(op.output) } } },
+    [status]: { description: op.title, content: { 'application/json': { schema: rest.output } } },
     '400': errorResponse('validation_error (with messages) or invalid_plan (with available_plans)'),
     '429': errorResponse('rate_limited, with retry_after_seconds'),
     '500': errorResponse('internal_error'),
@@ -49,12 +60,12 @@ function operationObject(op: AnyOperation) {
   return {
     operationId: op.name,
     summary: op.title,
-    description: op.description,
+    description: rest.description,
     tags: [op.domain],
     security: access ? [{ bearerAuth: [] }] : [],
-    parameters: parametersFor(op),
+    parameters: parametersFor(op, rest.input),
     ...(hasBody
-      ? { requestBody: { required: true, content: { 'application/json': { schema: plain(op.input) } } } }
+      ? { requestBody: { required: true, content: { 'application/json': { schema: rest.input } } } }
       : {}),
     responses,
     'x-required-scope': access?.scope ?? null,
@@ -101,7 +112,7 @@ export function buildOpenApi(registry: Registry, apiBase: string, events: Outbou
   for (const op of registry.restOperations()) {
     const path = openApiPath(op.rest!.path)
     paths[path] ??= {}
-    paths[path][op.rest!.method.toLowerCase()] = operationObject(op)
+    paths[path][op.rest!.method.toLowerCase()] = operationObject(op, registry)
   }
   return {
     openapi: '3.1.0',

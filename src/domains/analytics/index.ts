@@ -8,7 +8,7 @@ export const analyticsDomain = defineDomain({
   resources: [
     {
       uri: 'service://financials', name: 'Financials', scope: 'financials',
-      description: 'Revenue, conversion rates and invoice status: the last 30 days summary (as GET /financials), lead conversion of the last 30 days, and invoices by status now.',
+      description: 'Revenue, conversion rates and invoice status: the last 30 days summary (as analytics.financials), lead conversion of the last 30 days, and invoices by status now.',
       read: readFinancialsResource,
     },
   ],

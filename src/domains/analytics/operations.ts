@@ -13,7 +13,7 @@ export const analyticsOperations = [
     domain: 'analytics',
     title: 'Financial summary',
     description:
-      "Financial summary over a lookback of days (default 30) or a calendar period (period: this_month, last_month, this_quarter, this_fy; the company's time zone, financial year July to June): revenue incl. GST with its GST split (revenue_ex_gst, gst_collected), invoiced and credited (with the credit notes' GST), outstanding invoices and cash-flow metrics. The same summary as GET /financials.",
+      "Financial summary over a lookback of days (default 30) or a calendar period (period, in the company's time zone): revenue incl. GST with its GST split (revenue_ex_gst, gst_collected), invoiced and credited (with the credit notes' GST), outstanding invoices and cash-flow metrics.",
     input: FinancialsInput,
     precheck: (_ctx, raw) => refuseDaysWithPeriod(raw),
     output: FinancialsResponse,

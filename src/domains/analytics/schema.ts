@@ -69,7 +69,7 @@ export const FinancialsResponse = Type.Object({
     surcharges: Money('Card surcharges received in the window (part of in)'),
     excess_to_refund: Money('Money a processor took beyond an invoice balance in the window, owed back to the client (part of in)'),
     job_costs: Money('Costs recorded against jobs in the window (part of out)'),
-    recurring_costs: Money('Recurring costs (GET /api/v1/recurring-costs) that fell due on a date in the window (part of out)'),
+    recurring_costs: Money('Recurring costs (cashflow.list_recurring_costs) that fell due on a date in the window (part of out)'),
   }, { description: 'Cash in and out over the window' }),
 })
 

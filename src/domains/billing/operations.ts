@@ -54,7 +54,7 @@ export const billingOperations = [
     name: 'billing.create_checkout',
     domain: 'billing',
     title: 'Start a plan checkout',
-    description: 'Create a checkout session for a paid plan (starter, professional, business) and billing cycle. Returns a URL for the human operator to pay; the plan activates when payment completes.',
+    description: 'Create a checkout session for a paid plan and billing cycle. Returns a URL for the human operator to pay; the plan activates when payment completes.',
     input: CheckoutInput,
     output: CheckoutResponse,
     access: { permission: 'admin' },

@@ -69,7 +69,7 @@ export const PAID_PLAN_SLUGS = PLAN_SLUGS.filter((slug) => slug !== 'free')
 
 export const CheckoutInput = Type.Object(
   {
-    plan_slug: StringEnum(PAID_PLAN_SLUGS, { description: 'Paid plan to subscribe to (see GET /plans)' }),
+    plan_slug: StringEnum(PAID_PLAN_SLUGS, { description: 'Paid plan to subscribe to (see billing.list_plans)' }),
     billing_cycle: Type.Optional(BillingCycle),
   },
   { additionalProperties: false },

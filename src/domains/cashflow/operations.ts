@@ -14,7 +14,7 @@ export const cashflowOperations = [
     domain: 'cashflow',
     title: 'Cash-flow forecast',
     description:
-      "Forecast the next 30 days of cash flow in weekly buckets (local dates in the company time zone): expected receipts from invoices by due date (overdue ones this week) and from booked or completed jobs not yet invoiced (job date plus payment terms), each weighted by the client's payment history, against the recurring costs the company records (GET /api/v1/recurring-costs), with the projected balance each week from an optional opening balance. Every figure lists its sources with the weight used. Read-only.",
+      "Forecast the next 30 days of cash flow in weekly buckets (local dates in the company time zone): expected receipts from invoices by due date (overdue ones this week) and from booked or completed jobs not yet invoiced (job date plus payment terms), each weighted by the client's payment history, against the recurring costs the company records (cashflow.list_recurring_costs), with the projected balance each week from an optional opening balance. Every figure lists its sources with the weight used. Read-only.",
     input: ForecastInput,
     output: ForecastResponse,
     access: financials('read'),
@@ -35,7 +35,7 @@ export const recurringCostOperations = [
   }),
   defineOperation({
     name: 'cashflow.create_recurring_cost', domain: 'cashflow', title: 'Record a recurring cost',
-    description: 'Record a cost paid on a schedule (weekly, fortnightly, monthly, quarterly or yearly) from starts_on (default today), counted as money out by cashflow.forecast and GET /financials.',
+    description: 'Record a cost paid on a schedule from starts_on (default today), counted as money out by cashflow.forecast and analytics.financials.',
     input: CreateRecurringCostInput, output: RecurringCostResponse, access: financials('write'), cost: 'write', annotations: WRITE, beyondSpec: AGENT_PARITY,
     rest: { method: 'POST', path: '/recurring-costs', status: 201, feature: 'restWrite' },
     run: (ctx, input) => createRecurringCost(ctx.deps, ctx.principal!, input),

@@ -38,7 +38,7 @@ export const CreateRecurringCostInput = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 200, description: 'What it is, e.g. "Van lease", "Public liability insurance"' }),
     amount: Dollars('incl', { exclusiveMinimum: 0, maximum: 1_000_000_000, description: 'Amount paid each time (at most two decimals)' }),
-    frequency: StringEnum(FREQUENCIES, { description: 'weekly, fortnightly, monthly, quarterly or yearly' }),
+    frequency: StringEnum(FREQUENCIES, { description: 'How often it is paid' }),
     starts_on: Type.Optional(DateOnly('First date it is paid (YYYY-MM-DD, local); default today')),
     ends_on: Type.Optional(DateOnly('Last date it may fall on (YYYY-MM-DD); default none')),
   },

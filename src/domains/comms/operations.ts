@@ -5,7 +5,7 @@ import { ListMessagesInput, ListOptOutsInput, MessageListResponse, OptOutListRes
 import { listMessages, sendEmail, sendSms } from './service.js'
 
 const clients = (permission: 'read' | 'write') => ({ scope: 'clients' as const, permission })
-const SPAM_ACT = 'Set message_type to marketing (or review_request, referral, upsell, follow_up) for anything promotional: it then identifies the business and carries an opt-out, and is not sent to anyone who opted out.'
+const SPAM_ACT = 'Anything promotional takes a marketing message_type.'
 
 export const commsOperations = [
   defineOperation({
@@ -13,7 +13,7 @@ export const commsOperations = [
     domain: 'comms',
     title: 'List messages',
     description:
-      'List SMS and email history with delivery status, newest first. Filter by channel, message_type, delivery_status (queued, recorded, sent, delivered, failed, undelivered, received), lead_id, job_id or since. Page with cursor/nextCursor (or limit and offset; limit default 50, max 100).',
+      'List SMS and email history with delivery status, newest first; filter by channel, message_type, delivery_status, lead_id, job_id or since.',
     input: ListMessagesInput,
     output: MessageListResponse,
     access: clients('read'),
@@ -26,7 +26,7 @@ export const commsOperations = [
     domain: 'comms',
     title: 'Send an SMS',
     description:
-      `Send an SMS to an Australian mobile number (04xx xxx xxx or +61 4xx xxx xxx; landlines and foreign numbers are refused) and record it in the message history. Returns the message (status queued); comms.list shows it move to sent and delivered. Counts toward the monthly SMS quota. ${SPAM_ACT}`,
+      `Send an SMS to an Australian mobile number (landlines and foreign numbers are refused) and record it in the message history. Returns the message (status queued); comms.list shows it move to sent and delivered. Counts toward the monthly SMS quota. ${SPAM_ACT}`,
     input: SendSmsInput,
     output: SendResponse,
     access: clients('write'),

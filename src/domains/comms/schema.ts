@@ -61,7 +61,7 @@ const Links = {
 
 const KindOfMessage = Type.Optional(StringEnum(SENDABLE_TYPES, {
   default: 'manual',
-  description: "manual (default): a transactional message, e.g. one the client asked for. Promotions, offers, review or referral requests, follow-ups and upsells must use their marketing type: they get the business's name, ABN and an opt-out (SMS: 'Reply STOP to opt out'; email: an unsubscribe link), and are not sent to anyone who opted out.",
+  description: "manual (default): transactional, e.g. one the client asked for. Promotions, offers, review or referral requests, follow-ups and upsells take their marketing type: the business's name, ABN and an opt-out (STOP reply, unsubscribe link) are added, and nobody who opted out gets it.",
 }))
 
 export const SendSmsInput = Type.Object(

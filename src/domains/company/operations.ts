@@ -20,7 +20,7 @@ export const companyOperations = [
   }),
   defineOperation({
     name: 'company.update_profile', domain: 'company', title: 'Change company profile',
-    description: "Change the company's profile: business name, contact name, email and phone, ABN (checksum verified), trade, state or territory, time zone. Only what you give changes; null clears an optional field. The state is the one invoicing settings show; a time zone change moves reminders' local times and schedules as /settings/company does.",
+    description: "Change the company's profile: business name, contact name, email and phone, ABN (checksum verified), trade, state or territory, time zone. Only what you give changes; null clears an optional field. The state is the one invoicing settings show; a time zone change moves reminders' local times and schedules as onboarding.update_company_settings does.",
     input: UpdateCompanyProfileInput, output: CompanyProfileResponse, access: { permission: 'admin' }, cost: 'write', annotations: { ...WRITE, idempotentHint: true },
     beyondSpec: BEYOND_SPEC,
     rest: { method: 'PATCH', path: '/company', status: 200, feature: 'restWrite' },

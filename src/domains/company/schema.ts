@@ -37,7 +37,7 @@ export const UpdateCompanyProfileInput = Type.Object(
     phone: Type.Optional(Nullable(Type.String({ maxLength: 30, description: 'Australian phone number, e.g. 0412 345 678; stored as E.164. null or blank removes it' }))),
     abn: Type.Optional(Nullable(Type.String({ maxLength: 20, description: 'Australian Business Number: 11 digits (spaces allowed) with a valid checksum; null removes it' }))),
     trade_type: Type.Optional(Nullable(Type.String({ maxLength: 100, description: 'Free text, e.g. plumber, electrician' }))),
-    state: Type.Optional(Nullable(State('State or territory (NSW, VIC, QLD, WA, SA, TAS, ACT, NT); the same state invoicing settings show'))),
+    state: Type.Optional(Nullable(State('State or territory; the same state invoicing settings show'))),
     time_zone: Type.Optional(TimeZone("One of Australia's IANA zones, e.g. Australia/Perth; reminders keep their instant, schedules move to the new local time")),
     create_job_on_acceptance: Type.Optional(Type.Boolean({ description: 'false: an accepted quote waits for jobs.create or workflows.quote_to_invoice to get its job' })),
   },

@@ -6,7 +6,7 @@ import { AuState, BUSINESS_STRUCTURES, closed, Trade } from '../shared-schema.js
 
 const capability = 'Business advisory'
 const access = { permission: 'read' } as const
-const Structure = StringEnum(BUSINESS_STRUCTURES, { description: 'Business structure: sole trader, partnership, company or trust' })
+const Structure = StringEnum(BUSINESS_STRUCTURES, { description: 'Business structure' })
 const Suburb = Type.String({ minLength: 1, description: 'Suburb or town' })
 const Postcode = Type.String({ pattern: '^\\d{4}$', description: 'Four-digit Australian postcode' })
 

@@ -13,7 +13,7 @@ export const integrationsPlannedTools: AnyOperation[] = [
     name: 'integrations.list_connections',
     title: 'List integration connections',
     description:
-      "List the company's connections to outside systems (accounting, payments, CRM and others) with provider, status, capabilities (pull, push) and last sync. Cursor-paginated.",
+      "List the company's connections to outside systems (accounting, payments, CRM and others) with provider, status, capabilities (pull, push) and last sync.",
     input: Type.Object(
       {
         status: Type.Optional(StringEnum(['active', 'pending', 'error', 'disconnected'] as const, { description: 'Only connections in this status' })),

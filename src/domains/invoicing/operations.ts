@@ -21,12 +21,13 @@ export const invoicingTools = [
     domain: 'invoicing',
     title: 'Generate an invoice',
     description:
-      "Issue a tax invoice for a job (job_id). Without progress_claim the job must be Completed: this is its final invoice, with the quote's lines and any recorded extras, net of every deposit and progress claim already invoiced. With progress_claim (percent, amount incl. GST, or quote line_items) it bills a stage of a job under way (Quoted, Scheduled or In Progress). GST 10% per line in cents; numbered INV-00001 per company; due after the company's payment terms (14 days unless set). Returns the invoice number, total and, when a payment account is active, the payment URL. send_email attaches the PDF; send_sms texts the link (either moves it from Draft to Sent and emits invoice.sent).",
+      "Issue a tax invoice for a job, numbered INV-00001 on, due after the payment terms. Without progress_claim the job must be Completed: its final invoice, the quote's lines and recorded extras net of every deposit and claim already invoiced; with progress_claim, a stage of a job under way. GST 10% per line. Returns the payment URL when a payment account is active. Use it for progress claims or to send it yourself; workflows.trigger_invoice invoices and sends a Completed job in one call. Side effects: send_email (PDF attached) or send_sms (link) sends it, Draft to Sent, and starts its payment chase (automation chase_payment, default on, without approval unless set; workflows.toggle).",
     input: GenerateInvoiceInput,
     output: GenerateInvoiceResponse,
     access: financials('write'),
     cost: 'write',
-    annotations: WRITE,
+    // send_sms / send_email message the client.
+    annotations: SEND,
     rest: { method: 'POST', path: '/invoices', status: 201, feature: 'restWrite' },
     run: (ctx, input) => generateInvoice(ctx.deps, ctx.principal!, input),
   }),
@@ -35,7 +36,7 @@ export const invoicingTools = [
     domain: 'invoicing',
     title: 'Chase overdue invoices',
     description:
-      "Without jobId: lists overdue invoices with days overdue, chase level and total outstanding (nothing is sent). With jobId (and optionally tone): sends a payment reminder for that job's overdue invoice by the client's channels (channel sms, email or both) and records it. Tiers by days overdue: friendly at 7 or more days, firm at 14 or more, final at 30 or more; tone defaults to the tier reached.",
+      "Without jobId: the overdue invoices with days overdue, chase level, automatic chase and total outstanding; nothing is sent. With jobId: sends one payment reminder now for that job's overdue invoice (tone defaults to its tier) and records it. Use it for a reminder now; workflows.chase_payment starts the automatic cadence.",
     input: ChaseInput,
     output: ChaseResponse,
     access: financials('write'),
@@ -63,7 +64,7 @@ export const invoicingTools = [
 export const invoiceManagement = [
   defineOperation({
     name: 'invoicing.list', domain: 'invoicing', title: 'List invoices',
-    description: 'Invoices and credit notes newest first, with lines, GST, amount paid and balance. Filter by status (Overdue: past due, not fully paid), kind or job_id.',
+    description: 'Invoices and credit notes newest first, with lines, GST, amount paid and balance; filter by status, kind or job_id.',
     input: ListInvoicesInput, output: InvoiceListResponse, access: financials('read'), cost: 'read', annotations: READ, beyondSpec: AGENT_PARITY,
     rest: { method: 'GET', path: '/invoices' },
     run: (ctx, input) => listInvoices(ctx.deps, ctx.principal!, input),
@@ -76,7 +77,7 @@ export const invoiceManagement = [
   }),
   defineOperation({
     name: 'invoicing.send', domain: 'invoicing', title: 'Send an invoice',
-    description: 'Email the invoice with its PDF attached (send_email, default true) and/or text its link (send_sms). A Draft becomes Sent; emits invoice.sent.',
+    description: 'Email the invoice with its PDF attached (send_email) and/or text its link (send_sms); a Draft becomes Sent. Side effects: the first send starts its payment chase (automation chase_payment, default on, without approval unless set; workflows.toggle).',
     input: SendInvoiceInput, output: SendInvoiceResponse, access: financials('write'), cost: 'write', annotations: SEND, beyondSpec: AGENT_PARITY,
     rest: { method: 'POST', path: '/invoices/:id/send', status: 200, feature: 'restWrite' },
     run: (ctx, input) => sendInvoice(ctx.deps, ctx.principal!, input),
@@ -97,7 +98,7 @@ export const invoiceManagement = [
   }),
   defineOperation({
     name: 'invoicing.record_payment', domain: 'invoicing', title: 'Record a payment',
-    description: 'Record money received outside the payment processor (bank transfer, cash, cheque), at most the balance. The same reference twice records one payment. Emits payment.received.',
+    description: 'Record money received outside the payment processor (bank transfer, cash, cheque), at most the balance. Emits payment.received; a paid invoice stops its chase.',
     input: RecordPaymentInput, output: RecordPaymentResponse, access: financials('write'), cost: 'write', annotations: WRITE, beyondSpec: AGENT_PARITY,
     rest: { method: 'POST', path: '/invoices/:id/payments', status: 201, feature: 'restWrite' },
     run: (ctx, input) => recordManualPayment(ctx.deps, ctx.principal!, input),

@@ -66,7 +66,7 @@ export const ProgressClaimInput = Type.Object(
 
 export const GenerateInvoiceInput = Type.Object(
   {
-    job_id: Id('Job to invoice. Without progress_claim the job must be Completed (its final invoice, net of deposits and claims)'),
+    job_id: Id('Job to invoice'),
     progress_claim: Type.Optional(ProgressClaimInput),
     due_in_days: Type.Optional(Type.Integer({ minimum: 0, maximum: 120, description: "Days until payment is due (0 = on receipt); default the company's payment terms (14 days)" })),
     notes: Type.Optional(Type.String({ maxLength: 2000, description: 'Notes printed on the invoice' })),
@@ -74,7 +74,7 @@ export const GenerateInvoiceInput = Type.Object(
     send_email: Type.Optional(Type.Boolean({ default: false, description: 'Email the invoice with its PDF attached' })),
     dry_run: Type.Optional(Type.Boolean({
       default: false,
-      description: 'true: change nothing and send nothing; answer with the invoice as it would be issued now and the exact messages (recipient, SMS text, email subject, text and HTML) send_sms/send_email would send; only the token in the link differs, as the real call issues its own. Nothing is recorded or counted toward the message limits and no workflow starts.',
+      description: 'true: issue, send and count nothing; return the invoice as it would be issued now and the exact messages send_sms/send_email would send (only the token in its link differs).',
     })),
   },
   closed,
@@ -109,7 +109,7 @@ export const SendInvoiceInput = Type.Object(
     id: Id('Invoice to send'),
     send_sms: Type.Optional(Type.Boolean({ default: false })),
     send_email: Type.Optional(Type.Boolean({ default: true })),
-    message: Type.Optional(Type.String({ maxLength: 1000, description: 'Note sent as written, after the greeting (a note that starts with its own greeting, e.g. "Hi Jane, ...", replaces it)' })),
+    message: Type.Optional(Type.String({ maxLength: 1000, description: "The owner's note, sent as written after the greeting (a note with its own greeting replaces ours)" })),
     dry_run: DryRun,
   },
   closed,
@@ -151,7 +151,7 @@ export const ChaseInput = Type.Object(
   {
     jobId: Type.Optional(Id('Job whose overdue invoice to chase; omit to list all overdue invoices')),
     tone: Type.Optional(StringEnum(['friendly', 'firm', 'final'] as const, { description: 'Reminder tone, used with jobId: friendly (7+ days overdue), firm (14+), final (30+); default the level its days overdue reach' })),
-    channel: Type.Optional(StringEnum(['sms', 'email', 'both'] as const, { description: "sms, email or both; default every channel the client has" })),
+    channel: Type.Optional(StringEnum(['sms', 'email', 'both'] as const, { description: "Default: every channel the client has" })),
     dry_run: DryRun,
   },
   closed,

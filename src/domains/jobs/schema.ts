@@ -111,8 +111,8 @@ export const SendEtaInput = Type.Object(
   {
     job_id: Id('Job the technician is travelling to'),
     eta_minutes: Type.Optional(Type.Integer({ minimum: 1, maximum: 480, description: 'Expected minutes until arrival' })),
-    channel: Type.Optional(StringEnum(['sms', 'email', 'both'] as const, { default: 'sms', description: 'sms (default), email or both' })),
-    message: Type.Optional(Type.String({ maxLength: 500, description: 'Note sent as written, after the greeting and before the notice (a note that starts with its own greeting, e.g. "Hi Jane, ...", replaces it)' })),
+    channel: Type.Optional(StringEnum(['sms', 'email', 'both'] as const, { default: 'sms' })),
+    message: Type.Optional(Type.String({ maxLength: 500, description: "The owner's note, sent as written after the greeting, before the notice (a note with its own greeting replaces ours)" })),
     dry_run: DryRun,
   },
   closed,

@@ -23,7 +23,7 @@ export const keyOperations = [
     name: 'keys.create',
     domain: 'keys',
     title: 'Create an API key',
-    description: 'Create a key limited to some scopes (leads, quotes, jobs, clients, financials) and a permission (read, write, admin). The key is returned once only.',
+    description: 'Create a key limited to some scopes and a permission; the key is returned once only.',
     input: CreateKeyInput,
     output: CreateKeyResponse,
     access: { permission: 'admin' },

@@ -11,7 +11,7 @@ export const paymentOperations = [
     domain: 'payments',
     title: 'Send a payment link',
     description:
-      "Send the job's client a link to pay its oldest unpaid invoice online, by SMS and/or email (channel sms, email or both; default sms). Needs an active payment account: without one the error (payment_account_required) says how the owner connects it. Generate the invoice first (invoicing.generate).",
+      "Send the job's client a link to pay its oldest unpaid invoice online. Needs an active payment account (payments.connect_account). Use it to send or resend the link of an invoice already issued: it issues none (invoicing.generate does). Side effects: a Draft invoice becomes Sent and starts its payment chase (automation chase_payment, default on).",
     input: SendLinkInput,
     output: SendLinkResponse,
     access: { scope: 'financials', permission: 'write' },

@@ -10,7 +10,7 @@ export const SendLinkInput = Type.Object(
     job_id: Type.String({ format: 'uuid', description: 'Job to collect payment for' }),
     amount: Type.Optional(Dollars('incl', { exclusiveMinimum: 0, description: "Must equal the balance of the job's oldest unpaid invoice (the link collects that); for another amount issue a progress claim first" })),
     channel: Type.Optional(Channel),
-    message: Type.Optional(Type.String({ maxLength: 500, description: 'Note sent as written with the link, after the greeting (a note that starts with its own greeting, e.g. "Hi Jane, ...", replaces it)' })),
+    message: Type.Optional(Type.String({ maxLength: 500, description: "The owner's note, sent as written after the greeting (a note with its own greeting replaces ours)" })),
     dry_run: DryRun,
   },
   closed,

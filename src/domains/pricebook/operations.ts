@@ -10,7 +10,7 @@ export const pricebookPlannedTools: AnyOperation[] = [
     name: 'pricebook.search',
     title: 'Search the pricebook',
     description:
-      'Search the supplier product catalog (930+ items) by trade, subcategory and free text; returns items with supplier, unit and cost price in AUD. Cursor-paginated.',
+      'Search the supplier product catalog (930+ items) by trade, subcategory and free text; returns items with supplier, unit and cost price in AUD.',
     input: Type.Object(
       {
         query: Type.Optional(Type.String({ minLength: 1, description: 'Free text, e.g. "20mm copper elbow"' })),

@@ -98,7 +98,7 @@ export const SendQuoteInput = Type.Object(
     quote_id: Id('Quote to send (Draft, or Sent/Viewed to send again)'),
     send_sms: Type.Optional(Type.Boolean({ default: false, description: "Text the link to the client's mobile" })),
     send_email: Type.Optional(Type.Boolean({ default: false, description: 'Email the link to the client' })),
-    message: Type.Optional(Type.String({ maxLength: 1000, description: 'Personal note sent with the link, as written, after the greeting (a note that starts with its own greeting, e.g. "Hi Jane, ...", replaces it)' })),
+    message: Type.Optional(Type.String({ maxLength: 1000, description: "The owner's note, sent as written after the greeting (a note with its own greeting replaces ours)" })),
     dry_run: DryRun,
   },
   closed,

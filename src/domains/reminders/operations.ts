@@ -22,7 +22,7 @@ export const reminderOperations = [
     name: 'reminders.list',
     domain: 'reminders',
     title: 'List reminders',
-    description: 'List reminders and follow-ups sorted by due date, soonest first. Filter by lead, job, due range or completion (open by default; include_completed or completed_only). Cursor-paginated.',
+    description: 'List reminders and follow-ups sorted by due date, soonest first. Filter by lead, job, due range or completion (open by default; include_completed or completed_only).',
     input: ListRemindersInput,
     output: ReminderListResponse,
     access: { scope: 'leads', permission: 'read' },

@@ -11,7 +11,7 @@ export const reviewOperations = [
     domain: 'reviews',
     title: 'Request a review',
     description:
-      "Ask the client of a completed job (job_id required; the job must be Completed) for a review by SMS and/or email, linking to the chosen review platform (default: the company's default, see reviews.platforms). Once per job: asking again answers with the earlier request and sends nothing, unless force is true. Ask every client regardless of sentiment: under ACCC guidance, review gating and undisclosed incentives are risky.",
+      "Ask a Completed job's client for a review now, by SMS and/or email, linking to a review platform (default the company's; reviews.platforms). Once per job: asking again answers with the earlier request and sends nothing, unless force. Ask every client whatever their sentiment (ACCC: review gating and undisclosed incentives are risky). Use it for one job; jobs.complete request_review asks at completion, and workflows.review_booster asks every recent job not yet asked, with a reminder.",
     input: RequestReviewInput,
     output: RequestReviewResponse,
     access: { scope: 'jobs', permission: 'write' },
@@ -25,7 +25,7 @@ export const reviewOperations = [
     domain: 'reviews',
     title: 'Review platforms',
     description:
-      'List the review platforms review requests can link to (Google Business Profile, Facebook, hipages, ProductReview.com.au, Word of Mouth, Trustpilot, Yelp, TrueLocal, ServiceSeeking), showing which have a review link set up for the company and which is the default. Links are set with PATCH /api/v1/settings/reviews.',
+      'List the review platforms requests can link to, which have a review link set up for the company and which is the default. Set links with reviews.update_settings.',
     input: EmptyInput,
     output: ReviewPlatformsResponse,
     access: { scope: 'jobs', permission: 'read' },

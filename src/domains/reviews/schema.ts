@@ -20,7 +20,7 @@ const Platform = (description: string) => StringEnum(REVIEW_PLATFORMS, { descrip
 
 /** Without a channel: SMS when the client has an Australian mobile, otherwise email. */
 export const ReviewChannel = StringEnum(['sms', 'email', 'both'] as const, {
-  description: 'sms, email or both; default: SMS when the client has an Australian mobile, otherwise email',
+  description: 'Default: SMS to an Australian mobile, otherwise email',
 })
 
 export const RequestReviewInput = Type.Object(
@@ -28,7 +28,7 @@ export const RequestReviewInput = Type.Object(
     job_id: Id('Completed job whose client to ask'),
     platform: Type.Optional(Platform("Review platform to link to; defaults to the company's default platform (see reviews.platforms)")),
     channel: Type.Optional(ReviewChannel),
-    message: Type.Optional(Type.String({ maxLength: 500, description: 'Custom wording, sent as written after the greeting (wording that starts with its own greeting, e.g. "Hi Jane, ...", replaces it); the review link is appended' })),
+    message: Type.Optional(Type.String({ maxLength: 500, description: "The owner's note, sent as written after the greeting (a note with its own greeting replaces ours); the review link follows" })),
     force: Type.Optional(Type.Boolean({ default: false, description: 'Ask again although this job was already asked (once per job otherwise)' })),
     dry_run: DryRun,
   },

@@ -8,7 +8,7 @@ export const serviceOperations = [
     name: 'services.list',
     domain: 'services',
     title: 'List catalogue services',
-    description: "List the company's service catalogue (name, description, category, unit, AUD price ex GST, active or inactive), used for quote line items (service_id). Filter by active, category or text. Paged with cursor/nextCursor.",
+    description: "List the company's service catalogue (name, description, category, unit, AUD price ex GST, active or inactive), used for quote line items (service_id). Filter by active, category or text.",
     input: ListServicesInput,
     output: ServiceListResponse,
     access: { scope: 'quotes', permission: 'read' },

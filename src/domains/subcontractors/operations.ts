@@ -11,7 +11,7 @@ export const subcontractorsPlannedTools: AnyOperation[] = [
     name: 'subcontractors.list',
     title: 'List subcontractors',
     description:
-      'List registered subcontractors with trade, contact details, licence and insurance details, status and availability. Filter by trade, status or availability. Cursor-paginated.',
+      'List registered subcontractors with trade, contact details, licence and insurance details, status and availability. Filter by trade, status or availability.',
     input: Type.Object(
       {
         trade: Type.Optional(Trade('Only subcontractors of this trade')),

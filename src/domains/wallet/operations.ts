@@ -37,7 +37,7 @@ export const walletPlannedTools: AnyOperation[] = [
   plannedTool({
     name: 'wallet.history',
     title: 'Wallet history',
-    description: 'Wallet transactions, newest first: deposits, tool-call charges, transfers and refunds, each with amount in AUD and balance after. Cursor-paginated. Free.',
+    description: 'Wallet transactions, newest first: deposits, tool-call charges, transfers and refunds, each with amount in AUD and balance after. Free.',
     input: Type.Object(
       {
         type: Type.Optional(StringEnum(['deposit', 'charge', 'transfer_in', 'transfer_out', 'refund'] as const, { description: 'Only this kind of transaction' })),

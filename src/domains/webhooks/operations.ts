@@ -5,7 +5,6 @@ import {
   ListDeliveriesInput, ListDeliveriesResponse, ListSubscriptionsInput, ListSubscriptionsResponse, RecoverInput, RecoverResponse, RedeliverInput,
   RedeliverResponse, RotateResponse, SubscribeInput, SubscribeResponse, SubscriptionIdInput, UnsubscribeInput, UnsubscribeResponse,
 } from './schema.js'
-import { EVENTS_TO_SUBSCRIBE } from './events.js'
 
 const admin = { permission: 'admin' as const, feature: 'webhookInbound' as const }
 const reader = { permission: 'read' as const, feature: 'webhookInbound' as const }
@@ -13,7 +12,7 @@ const reader = { permission: 'read' as const, feature: 'webhookInbound' as const
 export const webhookOperations = [
   defineOperation({
     name: 'webhooks.subscribe', domain: 'webhooks', title: 'Subscribe a webhook',
-    description: `Subscribe an https URL to events. Each event is POSTed as JSON {id, type, created_at, company_id, data} with the full resource, signed per Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature) and in X-Webhook-Signature (t=<unix>,v1=<hex HMAC-SHA256 of "t.body">), with the secret returned once here. Retried immediately, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h; 410 disables the subscription. Events: ${EVENTS_TO_SUBSCRIBE}.`,
+    description: `Subscribe an https URL to events. Each event is POSTed as JSON {id, type, created_at, company_id, data} with the full resource, signed per Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature) and in X-Webhook-Signature (t=<unix>,v1=<hex HMAC-SHA256 of "t.body">), with the secret returned once here. Retried immediately, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h; 410 disables the subscription.`,
     input: SubscribeInput, output: SubscribeResponse, access: admin, cost: 'write', annotations: WRITE,
     rest: { method: 'POST', path: '/webhooks', status: 201 },
     run: (ctx, input) => subscribe(ctx.deps, ctx.principal!, input),
@@ -27,7 +26,7 @@ export const webhookOperations = [
   }),
   defineOperation({
     name: 'webhooks.list', domain: 'webhooks', title: 'List webhooks',
-    description: "The company's webhook subscriptions: id, URL, events, status (active or disabled, with why) and whether it is failing. Paged with cursor/nextCursor.",
+    description: "The company's webhook subscriptions: id, URL, events, status (active or disabled, with why) and whether it is failing.",
     input: ListSubscriptionsInput, output: ListSubscriptionsResponse, access: reader, cost: 'read', annotations: READ,
     rest: { method: 'GET', path: '/webhooks' },
     run: (ctx, input) => listSubscriptions(ctx.deps, ctx.principal!, input),

@@ -78,12 +78,12 @@ export const reviewBoosterOperation = defineOperation({
   domain: 'workflows',
   title: 'Review booster',
   description:
-    "Send review requests to clients of recently completed jobs who have not been asked yet (at most max_requests a call, oldest first). Each is asked now through reviews.request's path and gets one reminder after the company's reminder_days unless they opt out, reply or were asked twice. Every such client is asked regardless of satisfaction (no review gating, per ACCC guidance). With approval on (workflows.toggle review_booster require_approval), each request waits in workflows.pending_actions.",
+    "Ask every client of a recently completed job not asked yet for a review (at most max_requests a call, oldest first): the request now, as reviews.request sends it, then one reminder after the company's reminder_days unless they opt out, reply or were asked twice. Use it to catch up in bulk; reviews.request asks for one job. Every such client is asked regardless of satisfaction (no review gating, per ACCC guidance). With approval on (workflows.toggle review_booster require_approval), each request waits in workflows.pending_actions. Turned on (automation review_booster, default off), it also runs by itself delay_days after each jobs.complete.",
   input: Type.Object(
     {
       days: Type.Optional(Type.Integer({ minimum: 1, maximum: 365, default: 14, description: 'Jobs completed in the last this many days (default 14)' })),
       platform: Type.Optional(StringEnum(REVIEW_PLATFORMS, { description: "Review platform to link to; defaults to the company's preferred platform" })),
-      channel: Type.Optional(StringEnum(['sms', 'email', 'both'] as const, { description: "sms, email or both; default the company's setting, else SMS to an Australian mobile, otherwise email" })),
+      channel: Type.Optional(StringEnum(['sms', 'email', 'both'] as const, { description: "Default: the company's setting, else SMS to an Australian mobile, otherwise email" })),
       max_requests: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Most requests to send in this run' })),
     },
     closed,

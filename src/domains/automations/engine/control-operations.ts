@@ -16,7 +16,7 @@ export const controlOperations = (catalogue: AutomationCatalogue) => [
   defineOperation({
     name: 'workflows.list', domain, title: 'List workflows',
     description:
-      'List the workflow automations available to the company: what triggers each, what it does, whether it is enabled, whether its actions wait for approval (and whether it supports that), its settings with their schema, and its last runs with outcomes. Filter by enabled. Paged with cursor/nextCursor.',
+      'List the workflow automations available to the company: what triggers each, what it does, whether it is enabled, whether its actions wait for approval (and whether it supports that), its settings with their schema, and its last runs with outcomes. Filter by enabled.',
     input: ListWorkflowsInput, output: ListWorkflowsResponse, access: { permission: 'read' }, cost: 'read', annotations: READ,
     rest: { method: 'GET', path: '/workflows' },
     run: (ctx, input) => listWorkflows(ctx.deps, catalogue, ctx.principal!, input),
@@ -32,7 +32,7 @@ export const controlOperations = (catalogue: AutomationCatalogue) => [
   defineOperation({
     name: 'workflows.pending_actions', domain, title: 'Pending workflow actions',
     description:
-      'Actions proposed by workflows that are waiting for approval (for example an SMS to send), oldest first, with what each would send to whom and when it expires unsent. Approve with workflows.approve_action or reject with workflows.reject_action. Paged with cursor/nextCursor.',
+      'Actions proposed by workflows that are waiting for approval (for example an SMS to send), oldest first, with what each would send to whom and when it expires unsent. Approve with workflows.approve_action or reject with workflows.reject_action.',
     input: PendingActionsInput, output: PendingActionsResponse, access: { permission: 'read' }, cost: 'read', annotations: READ,
     rest: { method: 'GET', path: '/workflows/pending-actions' },
     run: (ctx, input) => listPendingActions(ctx.deps, catalogue, ctx.principal!, input),

@@ -12,7 +12,7 @@ export const automationOperations = [
     name: 'workflows.instant_response',
     domain: 'workflows',
     title: 'Instant lead response',
-    description: 'Send a lead the instant reply (SMS to an Australian mobile within 30 seconds, and an email when it has one) and mark it Contacted. Runs automatically for every new lead; call it to run it for a lead now. It never sends a message twice for the same lead, does nothing once the lead has left New, and runs again on request only after a run that could send nothing.',
+    description: 'Send a lead the instant reply (SMS to an Australian mobile within 30 seconds, and an email when it has one) and mark it Contacted. Runs by itself for every new lead (automation instant_response, default on); call it to run it for a lead now. It never sends a message twice for the same lead, does nothing once the lead has left New, and runs again on request only after a run that could send nothing.',
     input: Type.Object({ lead_id: Type.String({ format: 'uuid', description: 'The lead to answer' }) }, { additionalProperties: false }),
     output: Type.Object({
       workflow_id: Type.String({ description: 'Temporal workflow id; inspect the run in the Temporal UI' }),

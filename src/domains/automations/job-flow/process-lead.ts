@@ -7,7 +7,7 @@ import Type from 'typebox'
 import type { Deps } from '../../../core/deps.js'
 import { AppError, notFound } from '../../../core/errors.js'
 import { defineOperation } from '../../../core/operation.js'
-import { WRITE } from '../../../core/annotations.js'
+import { SEND } from '../../../core/annotations.js'
 import { Nullable } from '../../../core/schema-helpers.js'
 import { localDate, zonedToInstant } from '../../../core/zoned-time.js'
 import { withTenant } from '../../../db/sql.js'
@@ -120,7 +120,8 @@ export const processLeadOperation = defineOperation({
   output: ProcessLeadOutput,
   access: { scope: 'leads', permission: 'write' },
   cost: 'write',
-  annotations: { ...WRITE, idempotentHint: true },
+  // Open world: it may start the instant response, which messages the lead.
+  annotations: { ...SEND, idempotentHint: true },
   async run(ctx, input) {
     const companyId = ctx.principal!.companyId
     assertId(input.lead_id, 'Lead')

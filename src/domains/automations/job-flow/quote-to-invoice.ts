@@ -8,7 +8,7 @@ import Type from 'typebox'
 import type { Deps } from '../../../core/deps.js'
 import { AppError, notFound } from '../../../core/errors.js'
 import { defineOperation } from '../../../core/operation.js'
-import { WRITE } from '../../../core/annotations.js'
+import { SEND } from '../../../core/annotations.js'
 import { Nullable } from '../../../core/schema-helpers.js'
 import { withTenant } from '../../../db/sql.js'
 import { defineWorkflow, workflowStart } from '../../../temporal/contract.js'
@@ -74,12 +74,13 @@ export const quoteToInvoiceOperation = defineOperation({
   domain: 'workflows',
   title: 'Quote to invoice',
   description:
-    "Carry an Accepted quote through to payment: creates the linked job if there is none and, once the job is Completed (jobs.complete), generates the invoice from the quote's line items and sends the client the payment link (the invoice itself without a payment account); the payment chase follows. Stops if the job is Cancelled. One run per quote: calling again reports the run.",
+    "Carry an Accepted quote through to payment in one long-running workflow: makes its job if there is none, waits until the job is Completed (jobs.complete), then invoices it and sends the client the payment link (the invoice itself without a payment account); the payment chase follows. Use it to have completion invoice by itself; stops if the job is Cancelled. One run per quote: calling again reports the run.",
   input: Type.Object({ quote_id: Id('Accepted quote') }, closed),
   output: QuoteToInvoiceOutput,
   access: { scope: 'quotes', permission: 'write' },
   cost: 'write',
-  annotations: { ...WRITE, idempotentHint: true },
+  // Open world: it sends the invoice or its payment link to the client.
+  annotations: { ...SEND, idempotentHint: true },
   async run(ctx, input) {
     const companyId = ctx.principal!.companyId
     assertId(input.quote_id, 'Quote')

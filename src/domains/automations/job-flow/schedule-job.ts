@@ -79,7 +79,7 @@ export const scheduleJobOperation = defineOperation({
   domain: 'workflows',
   title: 'Schedule a job next business day',
   description:
-    "Schedule a job for the next business day after today (company time zone), skipping weekends and the state's public holidays; sets its scheduled date (at start_time, default 08:00 local) and status Scheduled, as jobs.update does. The state is the input's or the company's (company.update_profile, or state at sign-up); with neither it is refused. Completed and Cancelled jobs are refused.",
+    "Book a job on the next business day after today (company time zone), skipping weekends and the state's public holidays, at start_time local: status Scheduled, as jobs.update does. Use it when any next business day will do; for a chosen time, jobs.update scheduled_date. The state is the input's or the company's (company.update_profile); with neither it is refused, as are Completed and Cancelled jobs.",
   input: ScheduleJobToolInput,
   output: ScheduleJobOutput,
   access: { scope: 'jobs', permission: 'write' },

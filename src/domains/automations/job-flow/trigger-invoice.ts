@@ -5,7 +5,7 @@
 import Type from 'typebox'
 import { AppError, notFound } from '../../../core/errors.js'
 import { defineOperation } from '../../../core/operation.js'
-import { WRITE } from '../../../core/annotations.js'
+import { SEND } from '../../../core/annotations.js'
 import { Nullable } from '../../../core/schema-helpers.js'
 import { defineWorkflow, workflowStart } from '../../../temporal/contract.js'
 import { withTenantThenStart } from '../../../temporal/outbox.js'
@@ -52,12 +52,13 @@ export const triggerInvoiceOperation = defineOperation({
   domain: 'workflows',
   title: 'Run the invoice workflow',
   description:
-    "Run the invoicing workflow for a Completed job now: generates its final invoice and sends the client the payment link (SMS and email by default) when a payment account is connected, otherwise the invoice itself; from that send the payment chase runs (workflows.chase_payment). A job that is not Completed is refused (complete it with jobs.complete first). Once per job: when the job already has its invoice, that invoice is reported and nothing is sent.",
+    "Invoice a Completed job and send it in one call (a short workflow): its final invoice, then the payment link (the invoice itself without a payment account) by SMS and email unless the automation's channel setting says otherwise; from that send the payment chase runs. Use it instead of invoicing.generate when the final invoice should go out at once. Once per job: a job with its invoice already is reported and nothing is sent; a job not Completed is refused (jobs.complete first).",
   input: Type.Object({ job_id: Id('Completed job to invoice') }, closed),
   output: TriggerInvoiceOutput,
   access: { scope: 'jobs', permission: 'write' },
   cost: 'write',
-  annotations: { ...WRITE, idempotentHint: true },
+  // Open world: it sends the invoice or its payment link to the client.
+  annotations: { ...SEND, idempotentHint: true },
   async run(ctx, input) {
     const companyId = ctx.principal!.companyId
     assertId(input.job_id, 'Job')

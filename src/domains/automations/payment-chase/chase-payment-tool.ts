@@ -80,11 +80,11 @@ export const chasePaymentOperation = defineOperation({
   domain: 'workflows',
   title: 'Chase payments',
   description:
-    "Chase unpaid invoices on the company's cadence (default: a friendly reminder on the due date and at 7 days overdue, firm at 14, final at 30; any number of steps before or after the due date, at 9 am local time): with jobId, that job's sent and unpaid invoices; otherwise scans the overdue invoices (up to 200 a call) and starts the chases that are missing. A chase stops as soon as the invoice is paid or voided. Sending an invoice starts its chase by itself; this starts what is missing and reports chases that exist. invoicing.chase shows each overdue invoice's chase tier.",
+    "Start the automatic payment chase where it is missing: with jobId, for that job's sent, unpaid invoices; otherwise for the overdue ones (up to 200 a call). A chase sends reminders on the company's cadence at 9 am local time (default: friendly on the due date and at 7 days overdue, firm at 14, final at 30) until the invoice is paid or voided; chases that exist are reported. An invoice's first send starts its chase by itself (automation chase_payment, default on, without approval unless set). For one reminder now, invoicing.chase.",
   input: Type.Object(
     {
       jobId: Type.Optional(Id('Job whose invoice to chase; omit to scan all overdue invoices')),
-      channel: Type.Optional(StringEnum(['sms', 'email', 'both'] as const, { description: "sms, email or both for every step; default each step's setting, else SMS to an Australian mobile, otherwise email" })),
+      channel: Type.Optional(StringEnum(['sms', 'email', 'both'] as const, { description: "For every step; default each step's setting, else SMS to an Australian mobile, otherwise email" })),
     },
     closed,
   ),

@@ -81,11 +81,11 @@ export const followUpQuoteOperation = defineOperation({
   domain: 'workflows',
   title: 'Follow up quotes',
   description:
-    "Follow up quotes awaiting a reply (Sent or Viewed): with quoteId, that quote; otherwise scans the pending quotes (up to 200 a call, oldest first). Each sent quote gets at most 3 follow-ups, at the company's delays after it was sent (default 2, 5 and 10 days), by SMS to an Australian mobile or else email unless channel says otherwise; they stop as soon as the quote is accepted, declined, expires or is sent again. quotes.send starts them by itself; this starts what is missing and reports runs that exist. Follow-ups are marketing messages: they carry the opt-out, and a client who opted out gets none.",
+    "Start quote follow-ups where they are missing: with quoteId, that Sent or Viewed quote; otherwise every pending one (up to 200 a call, oldest first); runs that exist are reported. Each send gets at most 3 follow-ups at the company's delays (default 2, 5 and 10 days), stopping once the quote is accepted, declined, expired or sent again. quotes.send starts them by itself (automation follow_up_quote, default on). Follow-ups are marketing messages: they carry the opt-out, and a client who opted out gets none.",
   input: Type.Object(
     {
       quoteId: Type.Optional(Id('Quote to follow up (Sent or Viewed); omit to scan all pending quotes')),
-      channel: Type.Optional(StringEnum(['sms', 'email', 'both'] as const, { description: "sms, email or both; default the company's setting, else SMS to an Australian mobile, otherwise email" })),
+      channel: Type.Optional(StringEnum(['sms', 'email', 'both'] as const, { description: "Default: the company's setting, else SMS to an Australian mobile, otherwise email" })),
       message: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'Custom wording; the quote link is appended' })),
     },
     closed,

@@ -17,7 +17,7 @@ const reportingOperations = [
   defineOperation({
     name: 'workflows.search_ads_pipeline', domain, title: 'Search-ads lead pipeline',
     description:
-      'Report on leads from paid search ads through the pipeline (lead, quote, job, revenue) by source and campaign, with cost per lead, per won job and return on ad spend. A lead\'s campaign is its source written "<source>:<campaign>" (google_ads:spring-promo). Spend comes from what the company recorded (POST /ad-spend) for the days of the period, or from ad_spend when given (for the whole selection).',
+      'Report on leads from paid search ads through the pipeline (lead, quote, job, revenue) by source and campaign, with cost per lead, per won job and return on ad spend. A lead\'s campaign is its source written "<source>:<campaign>" (google_ads:spring-promo). Spend comes from what the company recorded (workflows.record_ad_spend) for the days of the period, or from ad_spend when given (for the whole selection).',
     input: Type.Object(
       {
         days: Type.Optional(Type.Integer({ minimum: 1, maximum: 365, default: 30, description: 'Lookback period in days (default 30)' })),
