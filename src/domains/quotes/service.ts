@@ -173,7 +173,7 @@ export async function updateQuote(deps: Deps, principal: Principal, input: Stati
     }
     const changes: Record<string, unknown> = { updated_at: now }
     if (deposit) {
-      if (current.status === 'Accepted') throw new AppError('conflict', 'The deposit of an Accepted quote cannot change; it was invoiced on acceptance.', { current_status: current.status })
+      if (current.status === 'Accepted') throw new AppError('conflict', 'The deposit of an Accepted quote cannot change (a client who accepts on the quote page is invoiced for it there); bill a different amount with invoicing.generate progress_claim.', { current_status: current.status })
       assertDepositFits(totalCents, deposit)
       Object.assign(changes, { deposit_percent: deposit.percent, deposit_cents: deposit.cents })
     } else if (current.deposit_cents !== null) assertDepositFits(totalCents, { cents: Number(current.deposit_cents) })
