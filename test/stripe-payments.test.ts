@@ -125,6 +125,8 @@ describe('the payment account', () => {
     expect(res.status).toBe(200)
     pending = res.body.account
     expect(pending).toMatchObject({ connected: true, status: 'pending', provider: 'stripe', charges_enabled: false, onboarding_url: linkUrl })
+    // Pending: the owner finishes Stripe's sign-up, then the account is checked (not a pay link yet).
+    expect(res.body.next_steps).toEqual([{ tool: 'payments.account', route: 'GET /api/v1/payments/account', why: expect.stringContaining('onboarding_url') }])
     expect(pending.account_id).toMatch(/^acct_/)
     accounts.a = pending.account_id
     // Again: the same account, a fresh link.

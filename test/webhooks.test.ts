@@ -244,8 +244,10 @@ describe('what a delivery carries', () => {
     const token = new URL(sent.public_url).pathname.split('/').pop()!
     const accepted = await fetch(`${app.url}/q/${token}/accept`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'name=Morgan+Blake', redirect: 'manual' })
     expect(accepted.status).toBe(303)
+    // Accepting opened the job (job.created); scheduling it is job.scheduled.
     const scheduledDate = new Date(Date.now() + 3 * 86_400_000).toISOString()
-    const { job } = await tool(aClient, 'jobs.create', { lead_id: lead.id, title: 'Hot water system', amount: 1980, scheduled_date: scheduledDate })
+    const jobId = (await tool(aClient, 'quotes.list', { lead_id: lead.id })).quotes[0].job_id as string
+    const { job } = await tool(aClient, 'jobs.update', { job_id: jobId, scheduled_date: scheduledDate })
     await tool(aClient, 'jobs.complete', { job_id: job.id })
     const { invoice } = await tool(aClient, 'invoicing.generate', { job_id: job.id, send_email: true })
     const paid = await rest(a.api_key, 'POST', `/invoices/${invoice.id}/payments`, { amount: 500, method: 'bank_transfer', reference: 'NAB-7781' })

@@ -2,6 +2,7 @@ import { defineOperation } from '../../core/operation.js'
 import { READ, SEND } from '../../core/annotations.js'
 import { EmptyInput } from '../../core/schema-helpers.js'
 import { activePlans, presentPlan } from './plans.js'
+import { afterCheckout, afterPortal } from './next-steps.js'
 import { BillingResponse, CheckoutInput, CheckoutResponse, PlansResponse, PortalResponse, UsageResponse } from './schema.js'
 import { assertActivePlan, createCheckout, createPortal, getBilling, getUsage } from './service.js'
 import { validationError } from '../../core/errors.js'
@@ -69,6 +70,7 @@ export const billingOperations = [
       }
     },
     run: (ctx, input) => createCheckout(ctx.deps, ctx.principal!, input),
+    nextSteps: afterCheckout,
   }),
   defineOperation({
     name: 'billing.get_portal',
@@ -82,5 +84,6 @@ export const billingOperations = [
     annotations: SEND,
     rest: { method: 'POST', path: '/billing/portal', status: 200, countsTowardQuota: false },
     run: (ctx) => createPortal(ctx.deps, ctx.principal!),
+    nextSteps: afterPortal,
   }),
 ]

@@ -1,6 +1,7 @@
 import { defineOperation, AGENT_PARITY } from '../../core/operation.js'
 import { READ, WRITE } from '../../core/annotations.js'
 import { forecast } from './forecast.js'
+import { afterRecurringCost } from './next-steps.js'
 import { createRecurringCost, deactivateRecurringCost, listRecurringCosts } from './recurring-costs.js'
 import {
   CreateRecurringCostInput, ForecastInput, ForecastResponse, ListRecurringCostsInput, RecurringCostIdInput, RecurringCostListResponse, RecurringCostResponse,
@@ -39,6 +40,7 @@ export const recurringCostOperations = [
     input: CreateRecurringCostInput, output: RecurringCostResponse, access: financials('write'), cost: 'write', annotations: WRITE, beyondSpec: AGENT_PARITY,
     rest: { method: 'POST', path: '/recurring-costs', status: 201, feature: 'restWrite' },
     run: (ctx, input) => createRecurringCost(ctx.deps, ctx.principal!, input),
+    nextSteps: afterRecurringCost,
   }),
   defineOperation({
     name: 'cashflow.delete_recurring_cost', domain: 'cashflow', title: 'Remove a recurring cost',

@@ -1,6 +1,7 @@
 import { defineOperation, AGENT_PARITY } from '../../core/operation.js'
 import { READ, SEND } from '../../core/annotations.js'
 import { listOptOuts } from './opt-outs.js'
+import { afterSendEmail, afterSendSms } from './next-steps.js'
 import { ListMessagesInput, ListOptOutsInput, MessageListResponse, OptOutListResponse, SendEmailInput, SendResponse, SendSmsInput } from './schema.js'
 import { listMessages, sendEmail, sendSms } from './service.js'
 
@@ -33,6 +34,7 @@ export const commsOperations = [
     cost: 'write',
     annotations: SEND,
     run: (ctx, input) => sendSms(ctx.deps, ctx.principal!, input),
+    nextSteps: afterSendSms,
   }),
   defineOperation({
     name: 'comms.send_email',
@@ -46,6 +48,7 @@ export const commsOperations = [
     cost: 'write',
     annotations: SEND,
     run: (ctx, input) => sendEmail(ctx.deps, ctx.principal!, input),
+    nextSteps: afterSendEmail,
   }),
 ]
 

@@ -1,6 +1,7 @@
 import { defineOperation } from '../../core/operation.js'
 import { READ, WRITE } from '../../core/annotations.js'
 import { EmptyInput } from '../../core/schema-helpers.js'
+import { afterProfileChange } from './next-steps.js'
 import { CompanyProfileResponse, UpdateCompanyProfileInput } from './schema.js'
 import { getCompanyProfile, updateCompanyProfile } from './service.js'
 
@@ -25,5 +26,6 @@ export const companyOperations = [
     beyondSpec: BEYOND_SPEC,
     rest: { method: 'PATCH', path: '/company', status: 200, feature: 'restWrite' },
     run: (ctx, input) => updateCompanyProfile(ctx.deps, ctx.principal!, input),
+    nextSteps: afterProfileChange,
   }),
 ]

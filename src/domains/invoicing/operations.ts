@@ -4,6 +4,7 @@ import { EmptyInput } from '../../core/schema-helpers.js'
 import { creditNote, recordManualPayment, sendInvoice, voidInvoice } from './adjust.js'
 import { chaseInvoices } from './chase.js'
 import { recoveryOptions } from './recovery.js'
+import { afterChase, afterCreditNote, afterGenerate, afterPayment, afterSend, afterVoid } from './next-steps.js'
 import {
   ChaseInput, ChaseResponse, CreditNoteInput, CreditNoteResponse, GenerateInvoiceInput, GenerateInvoiceResponse, InvoiceIdInput, InvoiceListResponse,
   InvoiceResponse, InvoicingSettingsResponse, ListInvoicesInput, RecordPaymentInput, RecordPaymentResponse, RecoveryInput, RecoveryResponse,
@@ -30,6 +31,7 @@ export const invoicingTools = [
     annotations: SEND,
     rest: { method: 'POST', path: '/invoices', status: 201, feature: 'restWrite' },
     run: (ctx, input) => generateInvoice(ctx.deps, ctx.principal!, input),
+    nextSteps: afterGenerate,
   }),
   defineOperation({
     name: 'invoicing.chase',
@@ -44,6 +46,7 @@ export const invoicingTools = [
     annotations: SEND,
     rest: { method: 'POST', path: '/invoices/chase', feature: 'restWrite' },
     run: (ctx, input) => chaseInvoices(ctx.deps, ctx.principal!, input),
+    nextSteps: afterChase,
   }),
   defineOperation({
     name: 'invoicing.recovery',
@@ -81,6 +84,7 @@ export const invoiceManagement = [
     input: SendInvoiceInput, output: SendInvoiceResponse, access: financials('write'), cost: 'write', annotations: SEND, beyondSpec: AGENT_PARITY,
     rest: { method: 'POST', path: '/invoices/:id/send', status: 200, feature: 'restWrite' },
     run: (ctx, input) => sendInvoice(ctx.deps, ctx.principal!, input),
+    nextSteps: afterSend,
   }),
   defineOperation({
     name: 'invoicing.void', domain: 'invoicing', title: 'Void an invoice',
@@ -88,6 +92,7 @@ export const invoiceManagement = [
     input: VoidInvoiceInput, output: InvoiceResponse, access: financials('write'), cost: 'write', annotations: WRITE, beyondSpec: AGENT_PARITY,
     rest: { method: 'POST', path: '/invoices/:id/void', status: 200, feature: 'restWrite' },
     run: (ctx, input) => voidInvoice(ctx.deps, ctx.principal!, input),
+    nextSteps: afterVoid,
   }),
   defineOperation({
     name: 'invoicing.credit_note', domain: 'invoicing', title: 'Issue a credit note',
@@ -95,6 +100,7 @@ export const invoiceManagement = [
     input: CreditNoteInput, output: CreditNoteResponse, access: financials('write'), cost: 'write', annotations: WRITE, beyondSpec: AGENT_PARITY,
     rest: { method: 'POST', path: '/invoices/:id/credit-notes', status: 201, feature: 'restWrite' },
     run: (ctx, input) => creditNote(ctx.deps, ctx.principal!, input),
+    nextSteps: afterCreditNote,
   }),
   defineOperation({
     name: 'invoicing.record_payment', domain: 'invoicing', title: 'Record a payment',
@@ -102,6 +108,7 @@ export const invoiceManagement = [
     input: RecordPaymentInput, output: RecordPaymentResponse, access: financials('write'), cost: 'write', annotations: WRITE, beyondSpec: AGENT_PARITY,
     rest: { method: 'POST', path: '/invoices/:id/payments', status: 201, feature: 'restWrite' },
     run: (ctx, input) => recordManualPayment(ctx.deps, ctx.principal!, input),
+    nextSteps: afterPayment,
   }),
   defineOperation({
     name: 'invoicing.settings', domain: 'invoicing', title: 'Invoicing settings',

@@ -12,6 +12,7 @@ import { withTenant } from '../../db/sql.js'
 import { withTenantEmitting, type Emit } from '../../core/reactions.js'
 import { AU_STATES } from '../shared-schema.js'
 import { findCompanySettings, updateCompanySettingsRow, type CompanySettingsRow } from './queries.js'
+import { afterCompanySettings } from './next-steps.js'
 
 const TimeZone = StringEnum(AUSTRALIAN_TIME_ZONES, { description: "The business's time zone (IANA), e.g. Australia/Perth; reminders' local times are read in it" })
 const State = StringEnum(AU_STATES, { description: "The state or territory the business works in; its public holidays are skipped when scheduling by business day" })
@@ -70,5 +71,6 @@ export const companySettingsOperations = [
       const row = await withTenantEmitting(ctx.deps, companyId, (tx, emit) => writeCompanySettings(tx, emit, companyId, changes, ctx.deps.clock.now()))
       return respond(row)
     },
+    nextSteps: afterCompanySettings,
   }),
 ]

@@ -9,6 +9,7 @@ import { REVIEW_PLATFORMS } from '../shared-schema.js'
 import { readOptionalAuPhone } from '../../core/phone.js'
 import { OnboardInput, OnboardResponse } from './schema.js'
 import { onboard } from './service.js'
+import { afterOnboard } from './next-steps.js'
 
 // One limiter per running app (tests build several apps with different limits).
 const limiterOf = onePerApp((deps: Deps) => new FixedWindowCounter(deps.config.ONBOARD_LIMIT_PER_HOUR, 3_600_000))
@@ -73,5 +74,6 @@ export const onboardingOperations = [
       if (problems.length) throw validationError(problems)
       return onboard(ctx.deps, { ...input, phone: 'e164' in phone ? phone.e164 ?? undefined : undefined }, review)
     },
+    nextSteps: afterOnboard,
   }),
 ]

@@ -2,6 +2,7 @@ import { defineOperation, AGENT_PARITY } from '../../core/operation.js'
 import { EmptyInput } from '../../core/schema-helpers.js'
 import { READ, SEND, WRITE } from '../../core/annotations.js'
 import { connectPaymentAccount, getPaymentAccount } from './account.js'
+import { afterConnect, afterSendLink } from './next-steps.js'
 import { PaymentAccountResponse, SendLinkInput, SendLinkResponse } from './schema.js'
 import { sendPaymentLink } from './send-link.js'
 
@@ -19,6 +20,7 @@ export const paymentOperations = [
     annotations: SEND,
     rest: { method: 'POST', path: '/jobs/:job_id/payment-link', feature: 'restWrite' },
     run: (ctx, input) => sendPaymentLink(ctx.deps, ctx.principal!, input),
+    nextSteps: afterSendLink,
   }),
   defineOperation({
     name: 'payments.account',
@@ -47,5 +49,6 @@ export const paymentOperations = [
     beyondSpec: AGENT_PARITY,
     rest: { method: 'POST', path: '/payments/account', feature: 'restWrite' },
     run: (ctx) => connectPaymentAccount(ctx.deps, ctx.principal!),
+    nextSteps: afterConnect,
   }),
 ]

@@ -2,6 +2,7 @@ import { defineOperation, AGENT_PARITY } from '../../core/operation.js'
 import { READ, WRITE } from '../../core/annotations.js'
 import { CreateReminderInput, ListRemindersInput, ReminderListResponse, ReminderResponse, UpdateReminderInput } from './schema.js'
 import { createReminder, listReminders, updateReminder } from './service.js'
+import { afterReminderChange } from './next-steps.js'
 
 export const reminderOperations = [
   defineOperation({
@@ -17,6 +18,7 @@ export const reminderOperations = [
     annotations: WRITE,
     rest: { method: 'POST', path: '/reminders', status: 201, feature: 'restWrite' },
     run: (ctx, input) => createReminder(ctx.deps, ctx.principal!, input),
+    nextSteps: afterReminderChange,
   }),
   defineOperation({
     name: 'reminders.list',
@@ -45,5 +47,6 @@ export const reminderOperations = [
     beyondSpec: AGENT_PARITY,
     rest: { method: 'PATCH', path: '/reminders/:id', status: 200, feature: 'restWrite' },
     run: (ctx, input) => updateReminder(ctx.deps, ctx.principal!, input),
+    nextSteps: afterReminderChange,
   }),
 ]

@@ -2,6 +2,7 @@ import { defineOperation, AGENT_PARITY } from '../../core/operation.js'
 import { READ, SEND, WRITE } from '../../core/annotations.js'
 import { EmptyInput } from '../../core/schema-helpers.js'
 import { RequestReviewInput, RequestReviewResponse, ReviewPlatformsResponse, UpdateReviewSettingsInput } from './schema.js'
+import { afterReviewRequest, afterReviewSettings } from './next-steps.js'
 import { requestReview } from './request.js'
 import { getReviewPlatforms, updateReviewSettings } from './settings.js'
 
@@ -19,6 +20,7 @@ export const reviewOperations = [
     annotations: SEND,
     rest: { method: 'POST', path: '/reviews/requests', status: 200, feature: 'restWrite' },
     run: (ctx, input) => requestReview(ctx.deps, ctx.principal!, input),
+    nextSteps: afterReviewRequest,
   }),
   defineOperation({
     name: 'reviews.platforms',
@@ -48,5 +50,6 @@ export const reviewOperations = [
     annotations: { ...WRITE, idempotentHint: true }, beyondSpec: AGENT_PARITY,
     rest: { method: 'PATCH', path: '/settings/reviews', status: 200, feature: 'restWrite' },
     run: (ctx, input) => updateReviewSettings(ctx.deps, ctx.principal!, input),
+    nextSteps: afterReviewSettings,
   }),
 ]

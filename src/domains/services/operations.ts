@@ -2,6 +2,7 @@ import { defineOperation } from '../../core/operation.js'
 import { READ, WRITE } from '../../core/annotations.js'
 import { CreateServiceInput, ListServicesInput, ServiceListResponse, ServiceResponse, UpdateServiceInput } from './schema.js'
 import { createService, listServices, updateService } from './service.js'
+import { afterServiceChange } from './next-steps.js'
 
 export const serviceOperations = [
   defineOperation({
@@ -29,6 +30,7 @@ export const serviceOperations = [
     annotations: WRITE,
     rest: { method: 'POST', path: '/services', status: 201, feature: 'restWrite' },
     run: (ctx, input) => createService(ctx.deps, ctx.principal!, input),
+    nextSteps: afterServiceChange,
   }),
   defineOperation({
     name: 'services.update',
@@ -42,5 +44,6 @@ export const serviceOperations = [
     annotations: { ...WRITE, idempotentHint: true },
     rest: { method: 'PATCH', path: '/services/:service_id', feature: 'restWrite' },
     run: (ctx, input) => updateService(ctx.deps, ctx.principal!, input),
+    nextSteps: afterServiceChange,
   }),
 ]

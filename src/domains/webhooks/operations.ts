@@ -5,6 +5,7 @@ import {
   ListDeliveriesInput, ListDeliveriesResponse, ListSubscriptionsInput, ListSubscriptionsResponse, RecoverInput, RecoverResponse, RedeliverInput,
   RedeliverResponse, RotateResponse, SubscribeInput, SubscribeResponse, SubscriptionIdInput, UnsubscribeInput, UnsubscribeResponse,
 } from './schema.js'
+import { afterRecover, afterRedeliver, afterRotate, afterSubscribe } from './next-steps.js'
 
 const admin = { permission: 'admin' as const, feature: 'webhookInbound' as const }
 const reader = { permission: 'read' as const, feature: 'webhookInbound' as const }
@@ -16,6 +17,7 @@ export const webhookOperations = [
     input: SubscribeInput, output: SubscribeResponse, access: admin, cost: 'write', annotations: WRITE,
     rest: { method: 'POST', path: '/webhooks', status: 201 },
     run: (ctx, input) => subscribe(ctx.deps, ctx.principal!, input),
+    nextSteps: afterSubscribe,
   }),
   defineOperation({
     name: 'webhooks.unsubscribe', domain: 'webhooks', title: 'Remove a webhook',
@@ -37,6 +39,7 @@ export const webhookOperations = [
     input: SubscriptionIdInput, output: RotateResponse, access: admin, cost: 'write', annotations: WRITE,
     rest: { method: 'POST', path: '/webhooks/:id/rotate-secret', status: 200 },
     run: (ctx, input) => rotateSecret(ctx.deps, ctx.principal!, input.id),
+    nextSteps: afterRotate,
   }),
   defineOperation({
     name: 'webhooks.deliveries', domain: 'webhooks', title: 'Webhook deliveries', beyondSpec: AGENT_PARITY,
@@ -51,6 +54,7 @@ export const webhookOperations = [
     input: RedeliverInput, output: RedeliverResponse, access: admin, cost: 'write', annotations: WRITE,
     rest: { method: 'POST', path: '/webhooks/deliveries/:id/redeliver', status: 202 },
     run: (ctx, input) => redeliver(ctx.deps, ctx.principal!, input.id),
+    nextSteps: afterRedeliver,
   }),
   defineOperation({
     name: 'webhooks.recover', domain: 'webhooks', title: 'Recover failed webhooks', beyondSpec: AGENT_PARITY,
@@ -58,5 +62,6 @@ export const webhookOperations = [
     input: RecoverInput, output: RecoverResponse, access: admin, cost: 'write', annotations: WRITE,
     rest: { method: 'POST', path: '/webhooks/:id/recover', status: 202 },
     run: (ctx, input) => recover(ctx.deps, ctx.principal!, input),
+    nextSteps: afterRecover,
   }),
 ]
