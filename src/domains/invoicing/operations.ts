@@ -26,7 +26,8 @@ export const invoicingTools = [
     output: GenerateInvoiceResponse,
     access: financials('write'),
     cost: 'write',
-    annotations: WRITE,
+    // send_sms / send_email message the client.
+    annotations: { ...WRITE, openWorldHint: true },
     rest: { method: 'POST', path: '/invoices', status: 201, feature: 'restWrite' },
     run: (ctx, input) => generateInvoice(ctx.deps, ctx.principal!, input),
   }),

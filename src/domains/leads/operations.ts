@@ -1,6 +1,6 @@
 import { defineOperation } from '../../core/operation.js'
 import { READ, WRITE } from '../../core/annotations.js'
-import { CreateLeadInput, LeadListResponse, LeadResponse, ListLeadsInput, UpdateLeadInput } from './schema.js'
+import { CreateLeadInput, CreateLeadResponse, LeadListResponse, LeadResponse, ListLeadsInput, UpdateLeadInput } from './schema.js'
 import { createLead, listLeads, updateLead } from './service.js'
 
 export const leadOperations = [
@@ -23,7 +23,7 @@ export const leadOperations = [
     title: 'Create a lead',
     description: 'Record a new lead (status New). Only name is required. Through MCP, source defaults to "mcp". A lead with an Australian mobile gets an instant SMS reply (and an email when it has an address) and moves to Contacted.',
     input: CreateLeadInput,
-    output: LeadResponse,
+    output: CreateLeadResponse,
     access: { scope: 'leads', permission: 'write' },
     cost: 'write',
     annotations: { ...WRITE, openWorldHint: true },

@@ -1,6 +1,7 @@
 import Type from 'typebox'
 import { DateTime, Nullable, StringEnum, UPDATE_OPTIONS } from '../../core/schema-helpers.js'
 import { PageFields, PagingInput } from '../../core/paging.js'
+import { DryRun, RunMessageFields } from '../shared-schema.js'
 
 export const LEAD_STATUSES = ['New', 'Contacted', 'Qualified', 'Quoted', 'Won', 'Lost'] as const
 export const LEAD_PRIORITIES = ['Low', 'Normal', 'High', 'Urgent'] as const
@@ -37,7 +38,7 @@ const contactFields = {
 }
 
 export const CreateLeadInput = Type.Object(
-  { name: Type.String({ minLength: 1, maxLength: 200, description: "Customer's name" }), ...contactFields },
+  { name: Type.String({ minLength: 1, maxLength: 200, description: "Customer's name" }), ...contactFields, dry_run: DryRun },
   { additionalProperties: false },
 )
 
@@ -72,3 +73,9 @@ export const ListLeadsInput = Type.Object(
 export const LeadListResponse = Type.Object({ leads: Type.Array(LeadSchema), ...PageFields })
 
 export const LeadResponse = Type.Object({ lead: LeadSchema })
+
+/** leads.create: the lead, or on a dry run none, with the instant reply the lead would get. */
+export const CreateLeadResponse = Type.Object({
+  lead: Type.Union([LeadSchema, Type.Null()], { description: 'The new lead; null on a dry run (nothing was created)' }),
+  ...RunMessageFields,
+})
