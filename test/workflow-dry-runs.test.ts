@@ -115,7 +115,8 @@ describe('leads.create', () => {
     await tool(client, 'workflows.toggle', { workflow_id: 'instant_response', enabled: true })
 
     const real = await tool(client, 'leads.create', lead)
-    expect(real).toMatchObject({ lead: { name: 'Jordan Lee', status: 'New' }, dry_run: false, messages: [] })
+    expect(Object.keys(real)).toEqual(['lead']) // a real call answers as it always has
+    expect(real.lead).toMatchObject({ name: 'Jordan Lee', status: 'New' })
     await settle(instantResponseWorkflowId({ companyId: id, leadId: real.lead.id }))
     expect(await recorded(id, `instant-response:${real.lead.id}:`)).toEqual(dry.messages)
   })

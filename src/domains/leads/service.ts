@@ -52,7 +52,7 @@ export async function createLead(deps: Deps, principal: Principal, input: Static
     await emit(created(lead))
     return lead
   })
-  return { lead: presentLead(row), dry_run: false, messages: [] }
+  return { lead: presentLead(row) }
 }
 
 export async function updateLead(deps: Deps, principal: Principal, input: Static<typeof UpdateLeadInput>) {
