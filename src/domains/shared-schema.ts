@@ -55,7 +55,7 @@ export const Channel = StringEnum(['sms', 'email', 'both'] as const, { default: 
 /** The dry_run argument of every tool that messages a customer (test/dry-run-coverage.test.ts holds every sending tool to it). */
 export const DryRun = Type.Optional(Type.Boolean({
   default: false,
-  description: 'true: send, record, count and start nothing; answer with the exact messages (recipient, text, email subject and HTML) a real call would send (a workflow: its first).',
+  description: 'true: send, record, count and start nothing; answer with the exact messages a real call would send first.',
 }))
 
 /** One message to a customer as it goes out (or, on a dry run, would go out). */
