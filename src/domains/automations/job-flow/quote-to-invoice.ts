@@ -115,6 +115,7 @@ export const quoteToInvoiceOperation = defineOperation({
     if ('answer' in decided) return { ...decided.answer, dry_run: dryRun, messages: [] }
     const { job, channel } = decided.dryRun
     const base = { workflow_id: workflowId, started: false, status: 'stopped', job_id: job?.id ?? null, dry_run: true }
+    if (job?.status === 'Cancelled') return { ...base, messages: [], outcome: `Dry run: nothing was started. A real run would stop at once: job ${job.id} is Cancelled.` }
     if (job?.status !== 'Completed') {
       // Nothing goes to the client before the job is Completed: the messages are the invoice's, made then.
       const wait = job ? `wait for job ${job.id} (${job.status}) to be Completed` : 'make the quote\'s job and wait for it to be Completed'
