@@ -5,6 +5,7 @@
 // accepted decision's handler waits until the workflow settles the action (executed, failed,
 // rejected) and returns that outcome, so workflows.approve_action answers with what happened.
 import { allHandlersFinished, condition, defineUpdate, setHandler } from '@temporalio/workflow'
+import type { QueuedMessage } from './messages.js'
 
 export interface DecisionRequest {
   actionId: string
@@ -35,9 +36,12 @@ export interface PendingMessage {
 
 /** The pending action's record (src/domains/automations/approval.ts implements these activities). */
 export interface PendingActionActivities {
-  /** Records the action once; the expiry the workflow must wait for comes back. */
+  /**
+   * Records the action once; the expiry the workflow must wait for comes back. outgoing: the
+   * messages exactly as approving sends them (approve_action's dry run shows them), when known.
+   */
   recordPendingAction(input: {
-    companyId: string; actionId: string; automation: string; workflowId: string; summary: string; messages: PendingMessage[]; expiresInMs: number
+    companyId: string; actionId: string; automation: string; workflowId: string; summary: string; messages: PendingMessage[]; outgoing?: QueuedMessage[]; expiresInMs: number
   }): Promise<{ expiresAt: string }>
   /** Records the decision taken, then what executing the action did; a repeat or one out of order changes nothing. */
   settlePendingAction(input: {

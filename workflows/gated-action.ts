@@ -6,6 +6,7 @@
 import { proxyActivities, uuid4, workflowInfo } from '@temporalio/workflow'
 import { DATABASE_STEP } from './activity-options.js'
 import { approvalGate, type PendingActionActivities, type PendingMessage } from './approval.js'
+import type { QueuedMessage } from './messages.js'
 
 const { recordPendingAction, settlePendingAction } = proxyActivities<PendingActionActivities>(DATABASE_STEP)
 
@@ -14,6 +15,8 @@ export interface GatedAction<T> {
   automation: string
   summary: string
   preview: PendingMessage[]
+  /** The messages exactly as executing sends them, when known (workflows.approve_action's dry run shows them). */
+  outgoing?: QueuedMessage[]
   approval: { expiresInMs: number } | null
   /** Runs the action; ok false records the action as failed. */
   execute: () => Promise<{ ok: boolean; outcome: T }>
@@ -34,7 +37,7 @@ export async function gatedAction<T>(action: GatedAction<T>): Promise<GatedResul
   const gate = approvalGate(actionId)
   const pending = await recordPendingAction({
     companyId: action.companyId, actionId, automation: action.automation, workflowId, summary: action.summary,
-    messages: action.preview, expiresInMs: action.approval.expiresInMs,
+    messages: action.preview, outgoing: action.outgoing, expiresInMs: action.approval.expiresInMs,
   })
   const decision = await gate.awaitDecision(Date.parse(pending.expiresAt) - Date.now())
   const settle = (status: 'approved' | 'executed' | 'failed' | 'rejected' | 'expired', outcome: unknown) => settlePendingAction({

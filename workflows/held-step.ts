@@ -56,6 +56,7 @@ export async function holdStep(args: {
   const pending = await recordPendingAction({
     companyId, actionId, automation: args.automation, workflowId: args.workflowId, summary: args.approval.summary,
     messages: args.messages.map((m) => ({ channel: m.channel, to: m.to, name: args.approval.name, subject: m.subject ?? null, text: m.text ?? m.body })),
+    outgoing: args.messages,
     expiresInMs: args.approval.expiresInMs,
   })
   const decision = await gate.awaitDecision(Date.parse(pending.expiresAt) - Date.now())

@@ -12,6 +12,7 @@ import type { StartAfterCommit, WorkflowDispatcher } from '../temporal/outbox.js
 import type { EventType } from './events.js'
 import type { SmsProvider } from '../providers/sms/provider.js'
 import type { EmailProvider } from '../providers/email/provider.js'
+import type { QueuedMessage } from '../../workflows/messages.js'
 
 export interface Urls {
   /** {site_root}, e.g. https://app.example.com */
@@ -85,4 +86,6 @@ export interface EmitScope {
  */
 export interface ReactionDispatcher {
   emit(scope: EmitScope, event: DomainEvent): Promise<Record<string, unknown>>
+  /** What the reactions to the event would send first (a dry run); nothing is written. */
+  preview(scope: Omit<EmitScope, 'start' | 'afterCommit'>, event: DomainEvent): Promise<QueuedMessage[]>
 }

@@ -11,12 +11,16 @@
 //   (signals to running workflows, which re-check the database) and other calls outside the
 //   database. Awaited in order; a failure is thrown to the caller after all have run (the change
 //   itself stays committed).
+// - preview, for a dry run: the customer messages the reaction's work would send first, composed
+//   by the function that work uses, with nothing written (leads.create's dry run shows the instant
+//   reply this way without knowing the automation).
 // defineDomain's `reactions` lists them; composeDomains checks each names declared events, and
 // runtime.ts puts the composed EventReactions on deps.reactions.
 import type postgres from 'postgres'
 import type { Deps, DomainEvent, EmitScope, ReactionDispatcher } from './deps.js'
 import { recordEvent, type EventType } from './events.js'
 import { withTenantThenStart, type StartAfterCommit } from '../temporal/outbox.js'
+import type { QueuedMessage } from '../../workflows/messages.js'
 
 export type { DomainEvent }
 
@@ -36,6 +40,8 @@ export interface Reaction {
   on: readonly EventType[]
   inTransaction?(ctx: ReactionContext): Promise<ReactionAnswer | void>
   afterCommit?(deps: Deps, event: DomainEvent): void | Promise<void>
+  /** The messages this reaction's work would send first for the event; writes nothing. */
+  preview?(ctx: Omit<ReactionContext, 'start'>): Promise<QueuedMessage[]>
 }
 
 export type Emit = (event: DomainEvent) => Promise<ReactionAnswer>
@@ -75,6 +81,14 @@ export class EventReactions implements ReactionDispatcher {
       }
     }
     return answer
+  }
+
+  /** A dry run of emitting: what the reactions would send first, in order; nothing is recorded or run. */
+  async preview(scope: Omit<EmitScope, 'start' | 'afterCommit'>, event: DomainEvent): Promise<QueuedMessage[]> {
+    if (!this.declared.has(event.type)) throw new Error(`Event ${event.type} is not declared by any domain (events or internalEvents)`)
+    const messages: QueuedMessage[] = []
+    for (const reaction of this.on(event.type)) if (reaction.preview) messages.push(...(await reaction.preview({ deps: scope.deps, tx: scope.tx, event })))
+    return messages
   }
 }
 

@@ -52,10 +52,10 @@ export const BUSINESS_STRUCTURES = ['sole_trader', 'partnership', 'company', 'tr
 /** How a notice reaches the client. */
 export const Channel = StringEnum(['sms', 'email', 'both'] as const, { default: 'sms', description: 'How to send it' })
 
-/** The dry_run argument of every tool that messages a customer. */
+/** The dry_run argument of every tool that messages a customer (test/dry-run-coverage.test.ts holds every sending tool to it). */
 export const DryRun = Type.Optional(Type.Boolean({
   default: false,
-  description: 'true: send, change and count nothing; return the exact messages (recipients, texts) this call would send now',
+  description: 'true: send, record, count and start nothing; answer with the exact messages a real call would send first.',
 }))
 
 /** One message to a customer as it goes out (or, on a dry run, would go out). */
@@ -71,4 +71,13 @@ export const SentMessage = Type.Object({
 export const MessageOutputFields = {
   dry_run: Type.Boolean({ description: 'true: nothing was changed or sent; messages shows what a real call would send' }),
   messages: Type.Array(SentMessage, { description: 'The messages exactly as sent (queued for delivery), or on a dry run as they would be' }),
+}
+
+/**
+ * Output fields of a tool that starts a workflow which messages a customer later (or approves one
+ * that does): a dry run shows what would go first; the real call sends nothing itself.
+ */
+export const RunMessageFields = {
+  dry_run: MessageOutputFields.dry_run,
+  messages: Type.Array(SentMessage, { description: 'Dry run: exactly what would be sent first (a run: its first step); [] on a real call, whose run sends later (see workflows.list)' }),
 }

@@ -18,7 +18,7 @@ import {
 import { issueInvoice, type NewLine } from './issue.js'
 import { invoicesOfJob, linesOf, listInvoiceRows, listJobExtras, paymentsActive, presentInvoice, type InvoiceRow } from './queries.js'
 import type { GenerateInvoiceInput, ListInvoicesInput } from './schema.js'
-import { sendInvoiceMessages } from './send.js'
+import { sendInvoiceMessages, type InvoiceMessageRequest } from './send.js'
 import { RollBack, rolledBack } from '../../core/dry-run.js'
 import { loadInvoice, presentRow } from './load.js'
 import { readSettings } from './settings.js'
@@ -105,7 +105,11 @@ function claimLinesFor(basis: BasisLine[], invoiced: Invoiced, claim: NonNullabl
   }
 }
 
-export async function generateInvoice(deps: Deps, principal: Principal, input: Static<typeof GenerateInvoiceInput>) {
+/**
+ * invoicing.generate. `send.purpose` is for the automations that invoice and then send the payment
+ * link (workflows.trigger_invoice's dry run): the messages then say what that first send says.
+ */
+export async function generateInvoice(deps: Deps, principal: Principal, input: Static<typeof GenerateInvoiceInput>, send: { purpose?: InvoiceMessageRequest['purpose'] } = {}) {
   const now = deps.clock.now()
   // A dry run issues the invoice to compose its messages, then rolls everything back.
   return rolledBack(() => withTenantEmitting(deps, principal.companyId, async (tx, emit, start) => {
@@ -146,7 +150,7 @@ export async function generateInvoice(deps: Deps, principal: Principal, input: S
     })
     const dryRun = input.dry_run ?? false
     const { delivery, messages } = await sendInvoiceMessages(deps, tx, start, {
-      companyId: principal.companyId, invoiceId: id, sms: input.send_sms ?? false, email: input.send_email ?? false, now, dryRun,
+      companyId: principal.companyId, invoiceId: id, sms: input.send_sms ?? false, email: input.send_email ?? false, purpose: send.purpose, now, dryRun,
     }, emit)
     const invoice = await loadInvoice(deps, tx, id)
     const answer = { invoice, invoice_number: invoice.invoiceNumber, total: invoice.total, payment_url: invoice.paymentUrl, dry_run: dryRun, messages, delivery }

@@ -32,3 +32,8 @@ export function afterEta(output: { job: JobView; dry_run: boolean }): NextStep[]
   if (output.dry_run) return [realCallStep('jobs.send_eta')]
   return [{ tool: 'jobs.complete', why: `When the work is done: job_id ${output.job.id}.` }]
 }
+
+export function afterComplete(output: { job: JobView; dry_run: boolean }): NextStep[] {
+  if (output.dry_run) return [realCallStep('jobs.complete')]
+  return forStatus(output.job)
+}

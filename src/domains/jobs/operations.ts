@@ -1,4 +1,4 @@
-import { afterEta, afterJobChange } from './next-steps.js'
+import { afterComplete, afterEta, afterJobChange } from './next-steps.js'
 import { defineOperation } from '../../core/operation.js'
 import { READ, SEND, WRITE } from '../../core/annotations.js'
 import {
@@ -67,7 +67,7 @@ export const jobOperations = [
     annotations: SEND,
     rest: { method: 'POST', path: '/jobs/:job_id/complete', feature: 'restWrite' },
     run: (ctx, input) => completeJob(ctx.deps, ctx.principal!, input),
-    nextSteps: afterJobChange,
+    nextSteps: afterComplete,
   }),
   defineOperation({
     name: 'jobs.send_eta',

@@ -101,6 +101,7 @@ export const CompleteJobInput = Type.Object(
     job_id: Id('Job to complete'),
     satisfaction_rating: Type.Optional(Type.Integer({ minimum: 1, maximum: 5, description: "Client's satisfaction, 1 (poor) to 5 (excellent)" })),
     request_review: Type.Optional(Type.Boolean({ default: false, description: 'Ask the client for a review' })),
+    dry_run: DryRun,
     completion_notes: Type.Optional(Type.String({ maxLength: 5000, description: 'What was done; appended to the notes' })),
     amount: Type.Optional(Dollars('incl', { minimum: 0, maximum: 10_000_000, description: 'Final job value, what the client pays, if it changed: the final invoice is this total with one eleventh as GST' })),
   },
@@ -144,6 +145,7 @@ export const JobListResponse = Type.Object({ jobs: Type.Array(JobSchema), ...Pag
 export const CompleteJobResponse = Type.Object({
   job: JobSchema,
   review_request: Nullable(CompletionReviewOutcome),
+  ...MessageOutputFields,
   warnings: Type.Array(Type.String(), { description: 'What the caller should know about this completion, e.g. that it came before the scheduled date; empty when nothing' }),
 })
 export const SendEtaResponse = Type.Object({

@@ -6,6 +6,8 @@ import type { Deps } from '../../core/deps.js'
 import type { Principal } from '../../core/access.js'
 import { AppError, notFound, validationError } from '../../core/errors.js'
 import { withTenantEmitting, type Emit } from '../../core/reactions.js'
+import { RollBack, rolledBack } from '../../core/dry-run.js'
+import { messageViews } from '../comms/preview.js'
 import { parseDollars } from '../../core/money.js'
 import { belowOneCent, lineTotalCents } from '../../core/gst.js'
 import { pageEnvelope, pageFrom } from '../../core/paging.js'
@@ -142,9 +144,12 @@ async function addExtras(tx: postgres.TransactionSql, companyId: string, job: Jo
   await insertJobExtras(tx, rows)
 }
 
+// A dry run completes the job in full inside its transaction (the review request composed, numbered and
+// queued as the real call would) and rolls it all back (core/dry-run.ts): nothing is completed, sent,
+// counted or started, and its messages are what the real call would send.
 export async function completeJob(deps: Deps, principal: Principal, input: Static<typeof CompleteJobInput>) {
   const now = deps.clock.now()
-  return withTenantEmitting(deps, principal.companyId, async (tx, emit, start) => {
+  return rolledBack(() => withTenantEmitting(deps, principal.companyId, async (tx, emit, start) => {
     const before = await findJob(tx, input.job_id, { forUpdate: true })
     if (!before) throw notFound('Job')
     if (before.status === 'Completed') throw new AppError('conflict', `This job was already completed at ${before.completed_at?.toISOString()}.`, { current_status: 'Completed', allowed: [] })
@@ -156,13 +161,19 @@ export async function completeJob(deps: Deps, principal: Principal, input: Stati
       amount_cents: input.amount === undefined ? before.amount_cents : parseDollars(input.amount, 'amount'),
     }, now)
     const review = input.request_review ? await reviewOnCompletion(tx, start, principal.companyId, input.job_id, now) : null
+    const messages = review?.queued ? await messageViews(tx, review.queued) : []
     // Reactions queue the client automations here (review booster, referral offer after 5 stars), when on.
     const completion: JobCompletionRecorded = { jobId: input.job_id, rating: input.satisfaction_rating ?? null }
     await emit({ companyId: principal.companyId, type: 'job.completion_recorded', entityType: 'job', entityId: input.job_id, payload: completion, at: now })
     const job = await loadJob(tx, input.job_id, now)
     await jobEvents(emit, principal.companyId, job, before, now)
-    return { job, review_request: review, warnings: await completedEarly(tx, before.scheduled_date, now) }
-  })
+    const result = {
+      job, review_request: review && { sent: review.sent, note: review.note, request: review.request },
+      warnings: await completedEarly(tx, before.scheduled_date, now), dry_run: input.dry_run === true, messages,
+    }
+    if (input.dry_run) throw new RollBack(result)
+    return result
+  }))
 }
 
 /**
@@ -191,10 +202,10 @@ async function reviewOnCompletion(tx: postgres.TransactionSql, start: StartAfter
   } catch (error) {
     if (!(error instanceof AppError)) throw error
     const detail = (error.extra.messages as string[] | undefined)?.join('; ')
-    return { sent: false, note: `The job is completed, but no review request was sent: ${error.message}${detail ? ` (${detail})` : ''}`, request: null }
+    return { sent: false, note: `The job is completed, but no review request was sent: ${error.message}${detail ? ` (${detail})` : ''}`, request: null, queued: null }
   }
   await start(prepared.delivery)
-  return { sent: true, note: `Review request queued by ${prepared.request.channels.join(' and ')}.`, request: presentRequest(prepared.request) }
+  return { sent: true, note: `Review request queued by ${prepared.request.channels.join(' and ')}.`, request: presentRequest(prepared.request), queued: prepared.messages }
 }
 
 export async function listJobs(deps: Deps, principal: Principal, input: Static<typeof ListJobsInput>) {

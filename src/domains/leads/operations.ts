@@ -1,7 +1,7 @@
 import { afterLeadChange } from './next-steps.js'
 import { defineOperation } from '../../core/operation.js'
 import { READ, WRITE } from '../../core/annotations.js'
-import { CreateLeadInput, LeadListResponse, LeadResponse, ListLeadsInput, UpdateLeadInput } from './schema.js'
+import { CreateLeadInput, CreateLeadResponse, LeadListResponse, LeadResponse, ListLeadsInput, UpdateLeadInput } from './schema.js'
 import { createLead, listLeads, updateLead } from './service.js'
 
 export const leadOperations = [
@@ -24,7 +24,7 @@ export const leadOperations = [
     title: 'Create a lead',
     description: 'Record a new lead (status New); only name is required; over MCP source defaults to "mcp". Side effects: an instant reply within 30 s, by SMS to an Australian mobile and by email, then status Contacted (automation instant_response, default on; workflows.toggle turns it off).',
     input: CreateLeadInput,
-    output: LeadResponse,
+    output: CreateLeadResponse,
     access: { scope: 'leads', permission: 'write' },
     cost: 'write',
     annotations: { ...WRITE, openWorldHint: true },

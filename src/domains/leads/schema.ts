@@ -1,6 +1,7 @@
 import Type from 'typebox'
 import { DateTime, Nullable, StringEnum, UPDATE_OPTIONS } from '../../core/schema-helpers.js'
 import { PageFields, PagingInput } from '../../core/paging.js'
+import { DryRun, SentMessage } from '../shared-schema.js'
 
 export const LEAD_STATUSES = ['New', 'Contacted', 'Qualified', 'Quoted', 'Won', 'Lost'] as const
 export const LEAD_PRIORITIES = ['Low', 'Normal', 'High', 'Urgent'] as const
@@ -37,7 +38,7 @@ const contactFields = {
 }
 
 export const CreateLeadInput = Type.Object(
-  { name: Type.String({ minLength: 1, maxLength: 200, description: "Customer's name" }), ...contactFields },
+  { name: Type.String({ minLength: 1, maxLength: 200, description: "Customer's name" }), ...contactFields, dry_run: DryRun },
   { additionalProperties: false },
 )
 
@@ -72,3 +73,13 @@ export const ListLeadsInput = Type.Object(
 export const LeadListResponse = Type.Object({ leads: Type.Array(LeadSchema), ...PageFields })
 
 export const LeadResponse = Type.Object({ lead: LeadSchema })
+
+/**
+ * leads.create: the lead, as it has always been; a dry run answers with no lead and the instant
+ * reply the lead would get (its two fields are there only then, so a real call's answer is unchanged).
+ */
+export const CreateLeadResponse = Type.Object({
+  lead: Type.Union([LeadSchema, Type.Null()], { description: 'The new lead; null on a dry run (nothing was created)' }),
+  dry_run: Type.Optional(Type.Boolean({ description: 'Only on a dry run (true): nothing was created, sent or started' })),
+  messages: Type.Optional(Type.Array(SentMessage, { description: 'Only on a dry run: the instant reply the lead would get now, exactly' })),
+})

@@ -9,6 +9,8 @@ import { readOptionalAuPhone } from '../../core/phone.js'
 import { withTenant } from '../../db/sql.js'
 import { pageEnvelope, pageFrom } from '../../core/paging.js'
 import { withTenantEmitting } from '../../core/reactions.js'
+import { RollBack, rolledBack } from '../../core/dry-run.js'
+import { messageViews } from '../comms/preview.js'
 import { findLead, insertLead, listLeadRows, presentLead, updateLeadRow, type LeadChanges } from './queries.js'
 import type { CreateLeadInput, ListLeadsInput, UpdateLeadInput } from './schema.js'
 
@@ -23,20 +25,31 @@ const blankToNull = (v: string | null | undefined) => (v === undefined || v === 
 export async function createLead(deps: Deps, principal: Principal, input: Static<typeof CreateLeadInput>, defaultSource: string | null) {
   const phone = phoneOrThrow(input.phone)
   const now = deps.clock.now()
+  const fields = {
+    name: input.name.trim(),
+    phone,
+    email: blankToNull(input.email),
+    service_type: blankToNull(input.serviceType),
+    priority: input.priority ?? 'Normal',
+    message: blankToNull(input.message),
+    address: blankToNull(input.address),
+    suburb: blankToNull(input.suburb),
+    source: blankToNull(input.source) ?? defaultSource,
+  }
+  const created = (lead: Awaited<ReturnType<typeof insertLead>>) =>
+    ({ companyId: principal.companyId, type: 'lead.created' as const, entityType: 'lead', entityId: lead.id, payload: { lead: presentLead(lead) }, at: now })
+  if (input.dry_run) {
+    // The lead is inserted so the reactions compose from it as they would, then rolled back.
+    return rolledBack(() => withTenant(deps.db, principal.companyId, async (tx) => {
+      const lead = await insertLead(tx, principal.companyId, fields, now)
+      const messages = await messageViews(tx, await deps.reactions.preview({ deps, tx }, created(lead)))
+      throw new RollBack({ lead: null, dry_run: true, messages })
+    }))
+  }
   // Reactions to lead.created (the instant response, referral tracking) run in this transaction.
   const row = await withTenantEmitting(deps, principal.companyId, async (tx, emit) => {
-    const lead = await insertLead(tx, principal.companyId, {
-      name: input.name.trim(),
-      phone,
-      email: blankToNull(input.email),
-      service_type: blankToNull(input.serviceType),
-      priority: input.priority ?? 'Normal',
-      message: blankToNull(input.message),
-      address: blankToNull(input.address),
-      suburb: blankToNull(input.suburb),
-      source: blankToNull(input.source) ?? defaultSource,
-    }, now)
-    await emit({ companyId: principal.companyId, type: 'lead.created', entityType: 'lead', entityId: lead.id, payload: { lead: presentLead(lead) }, at: now })
+    const lead = await insertLead(tx, principal.companyId, fields, now)
+    await emit(created(lead))
     return lead
   })
   return { lead: presentLead(row) }

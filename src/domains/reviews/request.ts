@@ -95,7 +95,7 @@ export async function prepareReviewRequest(tx: postgres.TransactionSql, companyI
 }
 
 /** The request's link, number and messages, written nowhere: what prepareReviewRequest queues and a dry run shows. */
-async function composeReviewRequest(tx: postgres.TransactionSql, job: JobRow, options: ReviewOptions) {
+export async function composeReviewRequest(tx: postgres.TransactionSql, job: JobRow, options: ReviewOptions) {
   const link = await chooseLink(tx, options.platform)
   const businessName = await findBusinessName(tx)
   const number = (await lastRequestNumber(tx, job.id)) + 1

@@ -16,9 +16,10 @@ import { withTenantThenStart, type StartAfterCommit } from '../../../temporal/ou
 import { reviewBooster, reviewBoosterWorkflowId, type ReviewBoosterInput, type ReviewStep, type ReviewStepInput, type ReviewStepOutcome, type ReviewStepPlan, type ReviewBoosterActivities } from './workflows/review-booster.js'
 import { optedOutSince } from '../../comms/record.js'
 import { findJob } from '../../jobs/queries.js'
-import { prepareReviewRequest } from '../../reviews/request.js'
+import { composeReviewRequest, prepareReviewRequest } from '../../reviews/request.js'
 import type { ReviewPlatform } from '../../reviews/schema.js'
-import type { PendingMessage } from '../engine/approval.js'
+import type { QueuedMessage } from '../../../../workflows/messages.js'
+import { RollBack } from '../../../core/dry-run.js'
 import { automationChoice } from '../engine/settings.js'
 import { insertRun } from '../engine/queries/runs.js'
 import { reviewBoosterAutomation } from './automation.js'
@@ -49,7 +50,7 @@ export const reviewBoosterDefinition = defineWorkflow<ReviewBoosterActivities>()
 export async function startReviewBooster(
   deps: Deps, tx: postgres.TransactionSql, start: StartAfterCommit,
   job: { companyId: string; jobId: string }, how: { automatic: boolean; now?: boolean; platform?: ReviewPlatform; channel?: ReviewChannel },
-): Promise<{ workflowId: string; requestAt: string } | null> {
+): Promise<{ workflowId: string; requestAt: string; input: ReviewBoosterInput } | null> {
   const choice = await automationChoice(tx, reviewBoosterAutomation)
   if (how.automatic && !choice.enabled) return null
   const dayMs = deps.config.AUTOMATION_DAY_MS
@@ -61,18 +62,29 @@ export async function startReviewBooster(
   const now = deps.clock.now()
   await insertRun(tx, { companyId: job.companyId, automation: REVIEW_BOOSTER, workflowId: spec.workflowId, subjectType: 'job', subjectId: job.jobId }, now)
   await start(spec)
-  return { workflowId: spec.workflowId, requestAt: new Date(now.getTime() + (spec.input as ReviewBoosterInput).delayMs).toISOString() }
+  const input = spec.input as ReviewBoosterInput
+  return { workflowId: spec.workflowId, requestAt: new Date(now.getTime() + input.delayMs).toISOString(), input }
+}
+
+/**
+ * A dry run of a booster run about to start now: the request it sends first, composed by the
+ * reviews path it sends through ([] when that path would refuse, as the run would stop).
+ */
+export async function previewReviewBooster(tx: postgres.TransactionSql, run: ReviewBoosterInput): Promise<QueuedMessage[]> {
+  const job = isUuid(run.jobId) ? await findJob(tx, run.jobId) : null
+  if (!job) return []
+  try {
+    return (await composeReviewRequest(tx, job, { platform: run.platform ?? undefined, channel: run.channel ?? undefined })).messages
+  } catch (error) {
+    if (error instanceof AppError) return []
+    throw error
+  }
 }
 
 type StepInput = ReviewStepInput
 
 const REMINDER_WORDING = (first: string, business: string) =>
   `Hi ${first}, a quick reminder from ${business}: if you have a moment, we'd appreciate an honest review of our work. If you've already left one, thank you!`
-
-/** Thrown inside a transaction to undo a dry run. */
-class DryRun extends Error {
-  constructor(readonly preview: PendingMessage[]) { super('dry run') }
-}
 
 async function reminderStop(tx: postgres.TransactionSql, job: { lead_id: string; lead_phone: string | null; lead_email: string | null }, firstAskedAt: Date, channel: ReviewChannel | null): Promise<string | null> {
   if (await countRepliesSince(tx, job.lead_id, firstAskedAt) > 0) return 'the client replied after the request; no reminder sent'
@@ -111,17 +123,18 @@ export async function planReviewStep(deps: Deps, input: StepInput): Promise<Revi
     const first = job.lead_name.split(/\s+/)[0] ?? job.lead_name
     const message = input.step === 'reminder' ? REMINDER_WORDING(first, businessName) : undefined
     try {
-      // Rolled back to show what would be sent without sending it.
+      // The reviews path run and rolled back: what it would send, without sending it.
       await inSavepoint(tx, 'review_dry_run', async () => {
-        const { request } = await prepareReviewRequest(tx, input.companyId, job, { platform: input.platform ?? undefined, channel: input.channel ?? undefined, message }, now)
-        const text = `${message ?? `Hi ${first}, thanks for choosing ${businessName}. We'd appreciate an honest review of our work:`} ${request.url}`
-        throw new DryRun(request.channels.map((ch) => ({ channel: ch, to: ch === 'sms' ? job.lead_phone! : job.lead_email!, name: job.lead_name, subject: ch === 'email' ? `How did we go? ${businessName}` : null, text })))
+        const { messages } = await prepareReviewRequest(tx, input.companyId, job, { platform: input.platform ?? undefined, channel: input.channel ?? undefined, message }, now)
+        throw new RollBack(messages)
       })
       throw new Error('unreachable: the dry run always throws')
     } catch (error) {
-      if (error instanceof DryRun) {
+      if (error instanceof RollBack) {
+        const outgoing = error.result as QueuedMessage[]
         const what = input.step === 'reminder' ? 'Review reminder' : 'Review request'
-        return { stop: null, alreadyAsked: null, summary: `${what} to ${job.lead_name} for "${job.title}"`, preview: error.preview, approval }
+        const preview = outgoing.map((m) => ({ channel: m.channel, to: m.to, name: job.lead_name, subject: m.subject ?? null, text: m.text ?? m.body }))
+        return { stop: null, alreadyAsked: null, summary: `${what} to ${job.lead_name} for "${job.title}"`, preview, outgoing, approval }
       }
       if (error instanceof AppError) return { stop: `nothing can be sent: ${error.message}${error.extra.messages ? ` (${(error.extra.messages as string[]).join('; ')})` : ''}` }
       throw error

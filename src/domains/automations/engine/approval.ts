@@ -10,9 +10,11 @@ import { AppError, notFound } from '../../../core/errors.js'
 import { withTenant } from '../../../db/sql.js'
 import { type DecisionRequest, decideUpdate, settlementUpdate, type PendingMessage } from '../../../../workflows/approval.js'
 import type { AutomationCatalogue } from './catalogue.js'
+import type { QueuedMessage } from '../../../../workflows/messages.js'
 import { decodeAfterCursor, encodeAfterCursor } from './cursor.js'
 import type { PendingActionSchema, PendingActionsInput } from './control-schema.js'
 import { isUuid } from '../../../core/uuid.js'
+import { messageViews, type SentMessageView } from '../../comms/preview.js'
 import {
   findPendingAction, insertPendingAction, listPendingActionRows, updatePendingActionStatus,
   type ActionRow, type ActionStatus, type PendingActionFilter,
@@ -23,12 +25,12 @@ export type { PendingMessage }
 /** Activity: the waiting workflow records its action; the expiry it must wait for comes back. */
 export async function recordPendingAction(
   deps: Deps,
-  input: { companyId: string; actionId: string; automation: string; workflowId: string; summary: string; messages: PendingMessage[]; expiresInMs: number },
+  input: { companyId: string; actionId: string; automation: string; workflowId: string; summary: string; messages: PendingMessage[]; outgoing?: QueuedMessage[]; expiresInMs: number },
 ): Promise<{ expiresAt: string }> {
   const now = deps.clock.now()
   const { expiresAt } = await withTenant(deps.db, input.companyId, (tx) => insertPendingAction(tx, {
     id: input.actionId, companyId: input.companyId, automation: input.automation, workflowId: input.workflowId,
-    summary: input.summary, messages: input.messages, expiresAt: new Date(now.getTime() + input.expiresInMs),
+    summary: input.summary, messages: input.messages, outgoing: input.outgoing ?? null, expiresAt: new Date(now.getTime() + input.expiresInMs),
   }, now))
   return { expiresAt: expiresAt.toISOString() }
 }
@@ -110,6 +112,24 @@ export async function decideAction(
   }
   const settled = (await read())!
   return answerForDecided(settled, input.decision)
+}
+
+/**
+ * approve_action's dry run: what approving would send now, decided nothing. The messages exactly
+ * as the send renders them; an action recorded without them (the owner's team notices, or from
+ * before they were kept) shows them as pending_actions lists them. A decided action answers as a
+ * repeated decision would: alreadyDecided, or the conflict.
+ */
+export async function previewApproval(deps: Deps, principal: Principal, actionId: string) {
+  return withTenant(deps.db, principal.companyId, async (tx) => {
+    const row = await findAction(tx, actionId)
+    if (!row) throw notFound('Pending action')
+    if (row.status !== 'pending') return { ...answerForDecided(row, 'approve'), dry_run: true, messages: [] }
+    const messages: SentMessageView[] = row.outgoing
+      ? await messageViews(tx, row.outgoing)
+      : row.messages.map((m) => ({ channel: m.channel, to: m.to, subject: m.channel === 'email' ? (m.subject ?? '') : null, text: m.text, html: null }))
+    return { action: present(row), alreadyDecided: false, dry_run: true, messages }
+  })
 }
 
 function noWorker(deps: Deps): AppError {

@@ -3,10 +3,10 @@
 import { defineOperation } from '../../../core/operation.js'
 import { READ, SEND, WRITE } from '../../../core/annotations.js'
 import type { AutomationCatalogue } from './catalogue.js'
-import { decideAction, listPendingActions } from './approval.js'
+import { decideAction, listPendingActions, previewApproval } from './approval.js'
 import { listWorkflows, toggleWorkflow } from './control.js'
 import {
-  ApproveActionInput, DecisionResponse, ListWorkflowsInput, ListWorkflowsResponse, PendingActionsInput, PendingActionsResponse,
+  ApproveActionInput, ApproveResponse, DecisionResponse, ListWorkflowsInput, ListWorkflowsResponse, PendingActionsInput, PendingActionsResponse,
   RejectActionInput, ToggleWorkflowInput, WorkflowResponse,
 } from './control-schema.js'
 
@@ -41,9 +41,11 @@ export const controlOperations = (catalogue: AutomationCatalogue) => [
     name: 'workflows.approve_action', domain, title: 'Approve a pending action',
     description:
       'Approve an action pending approval: it is executed immediately (which may send messages) and the action is returned with its outcome. Approving again returns the first outcome (alreadyDecided) and executes nothing more; an action that was rejected or expired is a conflict.',
-    input: ApproveActionInput, output: DecisionResponse, access: { permission: 'admin' }, cost: 'write', annotations: { ...SEND, idempotentHint: true },
+    input: ApproveActionInput, output: ApproveResponse, access: { permission: 'admin' }, cost: 'write', annotations: { ...SEND, idempotentHint: true },
     rest: { method: 'POST', path: '/workflows/pending-actions/:action_id/approve', status: 200 },
-    run: (ctx, input) => decideAction(ctx.deps, ctx.principal!, { actionId: input.action_id, decision: 'approve', note: input.note }),
+    run: async (ctx, input) => input.dry_run
+      ? previewApproval(ctx.deps, ctx.principal!, input.action_id)
+      : { ...(await decideAction(ctx.deps, ctx.principal!, { actionId: input.action_id, decision: 'approve', note: input.note })), dry_run: false, messages: [] },
   }),
   defineOperation({
     name: 'workflows.reject_action', domain, title: 'Reject a pending action',

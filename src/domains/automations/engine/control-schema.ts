@@ -2,7 +2,7 @@
 // reject_action).
 import Type from 'typebox'
 import { DateTime, Nullable, StringEnum } from '../../../core/schema-helpers.js'
-import { closed, Id, Paging } from '../../shared-schema.js'
+import { closed, DryRun, Id, MessageOutputFields, Paging, SentMessage } from '../../shared-schema.js'
 
 const AutomationRef = (description: string) => Type.String({ minLength: 1, maxLength: 100, description })
 
@@ -103,7 +103,7 @@ export const PendingActionsResponse = Type.Object({
 const ActionId = Id('Pending action (see workflows.pending_actions)')
 
 export const ApproveActionInput = Type.Object(
-  { action_id: ActionId, note: Type.Optional(Type.String({ maxLength: 500, description: 'Note kept with the approval' })) },
+  { action_id: ActionId, note: Type.Optional(Type.String({ maxLength: 500, description: 'Note kept with the approval' })), dry_run: DryRun },
   closed,
 )
 export const RejectActionInput = Type.Object(
@@ -114,4 +114,11 @@ export const RejectActionInput = Type.Object(
 export const DecisionResponse = Type.Object({
   action: PendingActionSchema,
   alreadyDecided: Type.Boolean({ description: 'true when an earlier call had already made this decision: nothing was done again' }),
+})
+
+/** approve_action: the decision, and on a dry run what approving would send. */
+export const ApproveResponse = Type.Object({
+  ...DecisionResponse.properties,
+  dry_run: MessageOutputFields.dry_run,
+  messages: Type.Array(SentMessage, { description: 'Dry run: exactly what approving would send now; [] on a real call (action.outcome says what went)' }),
 })

@@ -1,7 +1,7 @@
 // Instant lead response: a new lead is answered within 30 seconds (reaction to lead.created).
 import { defineFeature } from '../engine/catalogue.js'
 import { instantResponseAutomation } from './automation.js'
-import { instantResponseDefinition, instantResponseStart, markLeadContacted, planInstantResponse } from './instant-response.js'
+import { instantResponseDefinition, instantResponseStart, markLeadContacted, planInstantResponse, previewInstantResponse } from './instant-response.js'
 import { automationOperations } from './operation.js'
 
 export const instantResponseFeature = defineFeature({
@@ -20,6 +20,11 @@ export const instantResponseFeature = defineFeature({
     async inTransaction({ start, event }) {
       const { lead } = event.payload as { lead: { id: string; phone: string | null; email: string | null; createdAt: string } }
       if (lead.phone || lead.email) await start(instantResponseStart(event.companyId, lead.id, new Date(lead.createdAt)))
+    },
+    // leads.create's dry run: the reply the run would send (the lead, not yet committed, is in tx).
+    async preview({ tx, event }) {
+      const { lead } = event.payload as { lead: { id: string } }
+      return (await previewInstantResponse(tx, lead.id)).messages
     },
   }],
 })

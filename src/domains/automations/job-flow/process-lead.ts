@@ -17,9 +17,10 @@ import { processLead, processLeadWorkflowId, type ProcessLeadInput, type Process
 import { findLead } from '../../leads/queries.js'
 import { updateLead } from '../../leads/service.js'
 import { createReminder } from '../../reminders/service.js'
-import { closed, Id } from '../../shared-schema.js'
+import { closed, DryRun, Id, RunMessageFields } from '../../shared-schema.js'
 import { businessDayAfter, type AuStateCode } from '../engine/business-days.js'
-import { instantResponseStart } from '../instant-response/instant-response.js'
+import { instantResponseStart, previewInstantResponse } from '../instant-response/instant-response.js'
+import { messageViews } from '../../comms/preview.js'
 import { actingFor, assertId, awaitShortRun, RunStatus } from './job-flow-common.js'
 import { scoreLead, type LeadScore, type Priority } from './lead-score.js'
 import { automationChoice } from '../engine/settings.js'
@@ -108,7 +109,27 @@ const ProcessLeadOutput = Type.Object({
   reasons: Type.Array(Type.String(), { description: 'The rules that scored, with their points' }),
   reminder: Nullable(Type.Object({ id: Type.String(), due_at: Type.String({ description: 'ISO instant' }) })),
   instant_response: Nullable(Type.String({ description: 'What happened to the instant response' })),
+  ...RunMessageFields,
 })
+
+/**
+ * The dry run: the score, priority and reasons the run would set (the same scoreLead) and the instant
+ * reply it would start (the instant response's own composer), with nothing changed, started or sent.
+ */
+async function processLeadDryRun(deps: Deps, companyId: string, leadId: string, workflowId: string) {
+  return withTenant(deps.db, companyId, async (tx) => {
+    const lead = await findLead(tx, leadId)
+    if (!lead) throw notFound('Lead')
+    const { score, priority, reasons } = scoreLead(lead)
+    const preview = (await instantResponseSent(tx, leadId)) ? { skipped: 'already sent', messages: [] } : await previewInstantResponse(tx, leadId)
+    return {
+      workflow_id: workflowId, started: false, status: 'stopped' as const, outcome: 'Dry run: nothing was changed, booked, started or sent',
+      score, priority, reasons, reminder: null,
+      instant_response: preview.skipped ? `would not start: ${preview.skipped}` : 'would start: the messages below',
+      dry_run: true, messages: await messageViews(tx, preview.messages),
+    }
+  })
+}
 
 export const processLeadOperation = defineOperation({
   name: 'workflows.process_lead',
@@ -116,7 +137,7 @@ export const processLeadOperation = defineOperation({
   title: 'Process a lead',
   description:
     'Run the lead-processing workflow on a lead now: scores it 0-100 from its fields (urgency words in the message, service type, mobile, email, suburb or address, a described job), sets its priority from the score (Urgent 70+, High 50+, Normal 25+, else Low), creates one follow-up reminder (Urgent in 1 hour, High by 17:00 today, Normal next business day 09:00, Low in three business days) and starts the instant response if it has not run. Returns the score and the reasons. Once per lead: calling again reports that run.',
-  input: Type.Object({ lead_id: Id('Lead to process') }, closed),
+  input: Type.Object({ lead_id: Id('Lead to process'), dry_run: DryRun }, closed),
   output: ProcessLeadOutput,
   access: { scope: 'leads', permission: 'write' },
   cost: 'write',
@@ -127,6 +148,7 @@ export const processLeadOperation = defineOperation({
     assertId(input.lead_id, 'Lead')
     const now = ctx.deps.clock.now()
     const workflowId = processLeadWorkflowId({ companyId, leadId: input.lead_id })
+    if (input.dry_run) return processLeadDryRun(ctx.deps, companyId, input.lead_id, workflowId)
     const started = await withTenantThenStart(ctx.deps, companyId, async (tx, start) => {
       if (!(await findLead(tx, input.lead_id, { forUpdate: true }))) throw notFound('Lead')
       const run = await findRunStatus(tx, workflowId)
@@ -143,6 +165,7 @@ export const processLeadOperation = defineOperation({
       workflow_id: workflowId, started, status: answer.status, outcome: answer.outcome,
       score: r && !r.stopped ? r.score : null, priority: r && !r.stopped ? r.priority : null, reasons: r?.reasons ?? [],
       reminder: r?.reminder ? { id: r.reminder.id, due_at: r.reminder.dueAt } : null, instant_response: r?.instantResponse ?? null,
+      dry_run: false, messages: [],
     }
   },
 })

@@ -4,6 +4,8 @@
 // reaction to job.changed, quote-to-invoice-nudge.ts, and a periodic recheck; the database decides), then
 // invoices it and sends the payment link (invoice-job.ts, as workflows.trigger_invoice does), after
 // which the payment chase runs. A Cancelled job stops it. Each step is recorded in automation_runs.
+// A dry run makes the same checks and starts nothing; when the quote's job is Completed already it
+// shows the invoice and first send the run would make at once.
 import Type from 'typebox'
 import type { Deps } from '../../../core/deps.js'
 import { AppError, notFound } from '../../../core/errors.js'
@@ -16,7 +18,9 @@ import { withTenantThenStart } from '../../../temporal/outbox.js'
 import { quoteToInvoice, quoteToInvoiceWorkflowId, type QuoteJobStep, type QuoteToInvoiceInput, type QuoteToInvoiceResult, type QuoteToInvoiceActivities } from './workflows/quote-to-invoice.js'
 import { createJob } from '../../jobs/service.js'
 import { findQuote } from '../../quotes/queries.js'
-import { closed, Id } from '../../shared-schema.js'
+import { closed, DryRun, Id, RunMessageFields } from '../../shared-schema.js'
+import type { ChannelChoice } from '../../../../workflows/messages.js'
+import { dryRunAnswer, previewInvoiceAndSend } from './invoice-job.js'
 import { actingFor, assertId, orStopped } from './job-flow-common.js'
 import { automationChoice } from '../engine/settings.js'
 import { insertRun } from '../engine/queries/runs.js'
@@ -63,10 +67,11 @@ export async function jobStatusNow(deps: Deps, input: { companyId: string; jobId
 
 const QuoteToInvoiceOutput = Type.Object({
   workflow_id: Type.String({ description: 'Temporal workflow id (quote-to-invoice:<company>:<quote>); its steps show in workflows.list' }),
-  started: Type.Boolean({ description: 'True when this call started the run; false when the quote has one already (its status reported)' }),
-  status: Type.String({ description: 'running (waiting for the job to be Completed), completed, stopped or failed' }),
+  started: Type.Boolean({ description: 'True when this call started the run; false when the quote has one already (its status reported), or on a dry run' }),
+  status: Type.String({ description: 'running (waiting for the job to be Completed), completed, stopped or failed; a dry run that would start one: stopped' }),
   outcome: Nullable(Type.String()),
   job_id: Nullable(Type.String({ description: "The quote's job when it exists already; a new run makes it within seconds" })),
+  ...RunMessageFields,
 })
 
 export const quoteToInvoiceOperation = defineOperation({
@@ -75,7 +80,7 @@ export const quoteToInvoiceOperation = defineOperation({
   title: 'Quote to invoice',
   description:
     "Carry an Accepted quote through to payment in one long-running workflow: makes its job if there is none, waits until the job is Completed (jobs.complete), then invoices it and sends the client the payment link (the invoice itself without a payment account); the payment chase follows. Use it to have completion invoice by itself; stops if the job is Cancelled. One run per quote: calling again reports the run.",
-  input: Type.Object({ quote_id: Id('Accepted quote') }, closed),
+  input: Type.Object({ quote_id: Id('Accepted quote'), dry_run: DryRun }, closed),
   output: QuoteToInvoiceOutput,
   access: { scope: 'quotes', permission: 'write' },
   cost: 'write',
@@ -86,12 +91,14 @@ export const quoteToInvoiceOperation = defineOperation({
     assertId(input.quote_id, 'Quote')
     const now = ctx.deps.clock.now()
     const workflowId = quoteToInvoiceWorkflowId({ companyId, quoteId: input.quote_id })
-    return withTenantThenStart(ctx.deps, companyId, async (tx, start) => {
+    const dryRun = input.dry_run ?? false
+    type Decided = { answer: { workflow_id: string; started: boolean; status: string; outcome: string | null; job_id: string | null } } | { dryRun: { channel: ChannelChoice; job: { id: string; status: string } | null } }
+    const decided = await withTenantThenStart(ctx.deps, companyId, async (tx, start): Promise<Decided> => {
       const quote = await findQuote(tx, input.quote_id, await companyToday(tx, now), { forUpdate: true })
       if (!quote) throw notFound('Quote')
       const job = await findQuoteJobId(tx, quote.id)
       const run = await findRunStatusAndOutcome(tx, workflowId)
-      if (run && run.status !== 'failed') return { workflow_id: workflowId, started: false, status: run.status, outcome: run.outcome, job_id: job?.id ?? null }
+      if (run && run.status !== 'failed') return { answer: { workflow_id: workflowId, started: false, status: run.status, outcome: run.outcome, job_id: job?.id ?? null } }
       if (quote.status !== 'Accepted') {
         throw new AppError('conflict', `Quote ${quote.quote_number} is ${quote.status}; only an Accepted quote goes on to a job and an invoice. ${quote.status === 'Sent' || quote.status === 'Viewed' ? 'It becomes Accepted when the client accepts it on its page (or quotes.update status Accepted); then call again.' : quote.status === 'Draft' ? 'Send it first (quotes.send).' : 'Create a new quote.'}`, {
           current_status: quote.status, next_step: quote.status === 'Draft' ? 'quotes.send' : 'quotes.update',
@@ -99,10 +106,23 @@ export const quoteToInvoiceOperation = defineOperation({
       }
       const choice = await automationChoice(tx, quoteToInvoiceAutomation)
       if (!choice.enabled) throw new AppError('conflict', 'Quote to invoice is turned off for this company; turn it on with workflows.toggle (workflow_id quote_to_invoice).')
+      const channel = choice.settings.channel ?? 'both'
+      if (dryRun) return { dryRun: { channel, job: job ? { id: job.id, status: (await findJobStatus(tx, job.id))!.status } : null } }
       if (run) await deleteFailedRun(tx, workflowId) // started again below
       await insertRun(tx, { companyId, automation: QUOTE_TO_INVOICE, workflowId, subjectType: 'quote', subjectId: quote.id }, now)
-      await start(workflowStart(quoteToInvoiceDefinition, { companyId, quoteId: quote.id, channel: choice.settings.channel ?? 'both', recheckMs: ctx.deps.config.AUTOMATION_DAY_MS }))
-      return { workflow_id: workflowId, started: true, status: 'running', outcome: null, job_id: job?.id ?? null }
+      await start(workflowStart(quoteToInvoiceDefinition, { companyId, quoteId: quote.id, channel, recheckMs: ctx.deps.config.AUTOMATION_DAY_MS }))
+      return { answer: { workflow_id: workflowId, started: true, status: 'running', outcome: null, job_id: job?.id ?? null } }
     })
+    if ('answer' in decided) return { ...decided.answer, dry_run: dryRun, messages: [] }
+    const { job, channel } = decided.dryRun
+    const base = { workflow_id: workflowId, started: false, status: 'stopped', job_id: job?.id ?? null, dry_run: true }
+    if (job?.status === 'Cancelled') return { ...base, messages: [], outcome: `Dry run: nothing was started. A real run would stop at once: job ${job.id} is Cancelled.` }
+    if (job?.status !== 'Completed') {
+      // Nothing goes to the client before the job is Completed: the messages are the invoice's, made then.
+      const wait = job ? `wait for job ${job.id} (${job.status}) to be Completed` : 'make the quote\'s job and wait for it to be Completed'
+      return { ...base, messages: [], outcome: `Dry run: nothing was started. A real run would ${wait} (jobs.complete), then invoice it and send the payment link; nothing is sent before then.` }
+    }
+    const preview = dryRunAnswer(await previewInvoiceAndSend(ctx.deps, companyId, job.id, channel))
+    return { ...base, messages: preview.messages, outcome: `${preview.outcome} The job is Completed, so a real run does this at once.` }
   },
 })

@@ -13,7 +13,7 @@ import { localDate, zonedToInstant } from '../../../core/zoned-time.js'
 import { withTenant } from '../../../db/sql.js'
 import { defineWorkflow, workflowStart } from '../../../temporal/contract.js'
 import type { StartAfterCommit } from '../../../temporal/outbox.js'
-import { chaseRecheckSignal, invoiceChase, invoiceChaseWorkflowId, type ChaseStepPlan, type InvoiceChaseInput, type InvoiceChaseStep, type InvoiceChaseActivities } from './workflows/invoice-chase.js'
+import { chaseRecheckSignal, invoiceChase, invoiceChaseWorkflowId, skippedSteps, type ChaseStepPlan, type InvoiceChaseInput, type InvoiceChaseStep, type InvoiceChaseActivities } from './workflows/invoice-chase.js'
 import type { ChannelChoice, QueuedMessage } from '../../../../workflows/messages.js'
 import { publicInvoiceUrl } from '../../invoicing/queries.js'
 import { chaseMessage, type ChaseTone } from './chase-templates.js'
@@ -70,7 +70,7 @@ export function chaseSchedule(
 export async function startInvoiceChase(
   deps: Deps, tx: postgres.TransactionSql, start: StartAfterCommit,
   inv: { companyId: string; invoiceId: string; dueDate: string }, overrides: { channel?: ChannelChoice } = {},
-): Promise<{ workflowId: string; steps: InvoiceChaseStep[] } | null> {
+): Promise<{ workflowId: string; steps: InvoiceChaseStep[]; input: InvoiceChaseInput } | null> {
   const choice = await automationChoice(tx, chasePaymentAutomation)
   if (!choice.enabled) return null
   const now = deps.clock.now()
@@ -82,7 +82,7 @@ export async function startInvoiceChase(
   await insertRun(tx, { companyId: inv.companyId, automation: CHASE_PAYMENT, workflowId: spec.workflowId, subjectType: 'invoice', subjectId: inv.invoiceId }, now)
   await setInitialProgress(tx, spec.workflowId, { tier: null, steps_sent: 0, steps_planned: steps.length, next: { step: `step 1: ${steps[0]!.tone}`, at: steps[0]!.at } })
   await start(spec)
-  return { workflowId: spec.workflowId, steps }
+  return { workflowId: spec.workflowId, steps, input: spec.input as InvoiceChaseInput }
 }
 
 /** Tells an invoice's chase to look at the database now (a payment, a void). Fire and forget. */
@@ -111,44 +111,64 @@ export async function checkInvoiceChase(deps: Deps, input: { companyId: string; 
 }
 
 
-/** Step `number`: stop, or its reminders (keys per invoice, step and channel; transactional). */
-export async function planInvoiceChaseStep(
-  deps: Deps, input: { companyId: string; invoiceId: string; number: number; tone: ChaseTone; offsetDays: number; channel: ChannelChoice | null },
-): Promise<ChaseStepPlan> {
+type StepRequest = { companyId: string; invoiceId: string; number: number; tone: ChaseTone; offsetDays: number; channel: ChannelChoice | null }
+
+/** Activity: step `number`: stop, or its reminders (keys per invoice, step and channel; transactional). */
+export async function planInvoiceChaseStep(deps: Deps, input: StepRequest): Promise<ChaseStepPlan> {
   return withTenant(deps.db, input.companyId, async (tx) => {
-    const { reason, row } = await stopReason(tx, input.invoiceId)
-    if (reason) return { stop: reason, messages: [], skipped: [] }
-    const inv = row!
-    const lead = await findClientContact(tx, inv.lead_id)
-    const company = await findSenderAndZone(tx)
-    const values = {
-      first_name: lead!.name.split(/\s+/)[0] ?? lead!.name,
-      business_name: company!.business_name,
-      invoice_number: inv.invoice_number,
-      amount: formatCents(Number(inv.balance_cents)),
-      due_date: inv.due_date,
-      // With shortened days (tests) the calendar says nothing about the cadence: the step's own offset stands in.
-      days_overdue: deps.config.AUTOMATION_DAY_MS === REAL_DAY_MS ? daysBetween(inv.due_date, localDate(deps.clock.now(), company!.time_zone)) : input.offsetDays,
-      link: publicInvoiceUrl(deps.urls.siteRoot, inv.public_token),
-    }
-    const key = `invoice-chase:${input.invoiceId}:step${input.number}`
-    const base = { messageType: 'invoice_chase', leadId: inv.lead_id, jobId: inv.job_id ?? undefined, invoiceId: input.invoiceId }
-    const mobile = lead!.phone && isAuMobile(lead!.phone) ? lead!.phone : null
-    const wantSms = input.channel === 'sms' || input.channel === 'both' || (input.channel === null && mobile !== null)
-    const wantEmail = input.channel === 'email' || input.channel === 'both' || (input.channel === null && mobile === null)
-    const messages: QueuedMessage[] = []
-    const skipped: string[] = []
-    if (wantSms) {
-      if (mobile) messages.push({ ...base, channel: 'sms', to: mobile, ...(await chaseMessage(tx, input.tone, 'sms', values)), idempotencyKey: `${key}:sms` })
-      else skipped.push('sms: the client has no Australian mobile number')
-    }
-    if (wantEmail) {
-      if (lead!.email) messages.push({ ...base, channel: 'email', to: lead!.email, ...(await chaseMessage(tx, input.tone, 'email', values)), idempotencyKey: `${key}:email` })
-      else skipped.push('email: the client has no email address')
-    }
-    const approval = messages.length
-      ? await stepApproval(deps, tx, chasePaymentAutomation, { summary: `${input.tone[0]!.toUpperCase()}${input.tone.slice(1)} payment reminder (step ${input.number}) for invoice ${inv.invoice_number}, ${values.amount} due, to ${lead!.name}`, name: lead!.name })
-      : null
+    const composed = await composeChaseStep(deps, tx, input, deps.clock.now())
+    if (composed.stop !== null) return composed
+    const { messages, skipped } = composed
+    const approval = messages.length ? await stepApproval(deps, tx, chasePaymentAutomation, { summary: composed.summary, name: composed.name }) : null
     return approval ? { stop: null, messages, skipped, approval } : { stop: null, messages, skipped }
   })
+}
+
+/** A dry run of a chase about to start: the first step it would send (not skipped), composed for that step's time. */
+export async function previewInvoiceChase(deps: Deps, tx: postgres.TransactionSql, run: InvoiceChaseInput): Promise<QueuedMessage[]> {
+  const now = deps.clock.now()
+  const skipped = skippedSteps(run.steps, run.catchUp, now.getTime())
+  const step = run.steps.find((_, i) => !skipped[i])
+  if (!step) return []
+  const at = new Date(Math.max(now.getTime(), Date.parse(step.at)))
+  const composed = await composeChaseStep(deps, tx, { companyId: run.companyId, invoiceId: run.invoiceId, ...step }, at)
+  return composed.messages
+}
+
+/** The one composer of a step's reminders (the run's plan and a dry run), as sent at `at`: why it stops, or its messages. */
+async function composeChaseStep(
+  deps: Deps, tx: postgres.TransactionSql, input: StepRequest, at: Date,
+): Promise<{ stop: string; messages: []; skipped: [] } | { stop: null; messages: QueuedMessage[]; skipped: string[]; summary: string; name: string }> {
+  const { reason, row } = await stopReason(tx, input.invoiceId)
+  if (reason) return { stop: reason, messages: [], skipped: [] }
+  const inv = row!
+  const lead = await findClientContact(tx, inv.lead_id)
+  const company = await findSenderAndZone(tx)
+  const values = {
+    first_name: lead!.name.split(/\s+/)[0] ?? lead!.name,
+    business_name: company!.business_name,
+    invoice_number: inv.invoice_number,
+    amount: formatCents(Number(inv.balance_cents)),
+    due_date: inv.due_date,
+    // With shortened days (tests) the calendar says nothing about the cadence: the step's own offset stands in.
+    days_overdue: deps.config.AUTOMATION_DAY_MS === REAL_DAY_MS ? daysBetween(inv.due_date, localDate(at, company!.time_zone)) : input.offsetDays,
+    link: publicInvoiceUrl(deps.urls.siteRoot, inv.public_token),
+  }
+  const key = `invoice-chase:${input.invoiceId}:step${input.number}`
+  const base = { messageType: 'invoice_chase', leadId: inv.lead_id, jobId: inv.job_id ?? undefined, invoiceId: input.invoiceId }
+  const mobile = lead!.phone && isAuMobile(lead!.phone) ? lead!.phone : null
+  const wantSms = input.channel === 'sms' || input.channel === 'both' || (input.channel === null && mobile !== null)
+  const wantEmail = input.channel === 'email' || input.channel === 'both' || (input.channel === null && mobile === null)
+  const messages: QueuedMessage[] = []
+  const skipped: string[] = []
+  if (wantSms) {
+    if (mobile) messages.push({ ...base, channel: 'sms', to: mobile, ...(await chaseMessage(tx, input.tone, 'sms', values)), idempotencyKey: `${key}:sms` })
+    else skipped.push('sms: the client has no Australian mobile number')
+  }
+  if (wantEmail) {
+    if (lead!.email) messages.push({ ...base, channel: 'email', to: lead!.email, ...(await chaseMessage(tx, input.tone, 'email', values)), idempotencyKey: `${key}:email` })
+    else skipped.push('email: the client has no email address')
+  }
+  const summary = `${input.tone[0]!.toUpperCase()}${input.tone.slice(1)} payment reminder (step ${input.number}) for invoice ${inv.invoice_number}, ${values.amount} due, to ${lead!.name}`
+  return { stop: null, messages, skipped, summary, name: lead!.name }
 }

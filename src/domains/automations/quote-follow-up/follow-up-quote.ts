@@ -14,7 +14,7 @@ import { zonedToInstant, localDate } from '../../../core/zoned-time.js'
 import { withTenant } from '../../../db/sql.js'
 import { defineWorkflow, workflowStart } from '../../../temporal/contract.js'
 import type { StartAfterCommit } from '../../../temporal/outbox.js'
-import { quoteFollowUp, quoteFollowUpWorkflowId, quoteRecheckSignal, type FollowUpPlan, type QuoteCheck, type QuoteFollowUpInput, type QuoteFollowUpActivities } from './workflows/quote-follow-up.js'
+import { followUpTimes, quoteFollowUp, quoteFollowUpWorkflowId, quoteRecheckSignal, type FollowUpPlan, type QuoteCheck, type QuoteFollowUpInput, type QuoteFollowUpActivities } from './workflows/quote-follow-up.js'
 import { publicQuoteUrl } from '../../quotes/queries.js'
 import { stepApproval } from '../engine/held-step.js'
 import { automationChoice } from '../engine/settings.js'
@@ -72,7 +72,7 @@ export async function startQuoteFollowUp(
   deps: Deps, tx: postgres.TransactionSql, start: StartAfterCommit,
   q: { companyId: string; quoteId: string; sendNumber: number; sentAt: Date | null; validUntil: string; timeZone: string },
   overrides: { channel?: ChannelChoice; message?: string } = {},
-): Promise<{ workflowId: string; followUpsAt: string[] } | null> {
+): Promise<{ workflowId: string; followUpsAt: string[]; input: QuoteFollowUpInput } | null> {
   const choice = await automationChoice(tx, followUpQuoteAutomation)
   if (!choice.enabled) return null
   const spec = quoteFollowUpStart(deps, q, choice.settings, overrides)
@@ -81,7 +81,7 @@ export async function startQuoteFollowUp(
   await start(spec)
   const input = spec.input as QuoteFollowUpInput
   const from = (q.sentAt ?? now).getTime()
-  return { workflowId: spec.workflowId, followUpsAt: input.delaysMs.map((ms) => new Date(from + ms).toISOString()) }
+  return { workflowId: spec.workflowId, followUpsAt: input.delaysMs.map((ms) => new Date(from + ms).toISOString()), input }
 }
 
 /** Tells the run following up a quote's current send to look at the database now. Fire and forget. */
@@ -117,47 +117,63 @@ export async function checkQuoteFollowUp(deps: Deps, input: { companyId: string;
 }
 
 
-/** Follow-up number `number`: stop, or the messages to send (keys per quote, send, number and channel). */
-export async function planQuoteFollowUp(
-  deps: Deps, input: { companyId: string; quoteId: string; sendNumber: number; number: number; last: boolean; channel: ChannelChoice | null; message: string | null },
-): Promise<FollowUpPlan> {
+type FollowUpRequest = { companyId: string; quoteId: string; sendNumber: number; number: number; last: boolean; channel: ChannelChoice | null; message: string | null }
+
+/** Activity: follow-up number `number`: stop, or the messages to send (keys per quote, send, number and channel). */
+export async function planQuoteFollowUp(deps: Deps, input: FollowUpRequest): Promise<FollowUpPlan> {
   return withTenant(deps.db, input.companyId, async (tx) => {
-    const { reason, row } = await stopReason(tx, input.quoteId, input.sendNumber, await companyToday(tx, deps.clock.now()))
-    if (reason) return { stop: reason, messages: [], skipped: [] }
-    const q = row!
-    const lead = await findClientContact(tx, q.lead_id)
-    const business = await findBusinessName(tx)
-    const firstName = firstNameOf(lead!.name)
-    const url = publicQuoteUrl(deps.urls.siteRoot, q.public_token)
-    const total = formatCents(Number(q.total_cents))
-    // The owner's message (the automation's setting) as written, after one greeting.
-    const text = input.message
-      ? customerSms({ firstName, note: input.message, about: `your quote ${q.quote_number} from ${business}: ${url}` })
-      : `Hi ${firstName}, just following up on quote ${q.quote_number} from ${business} for ${total} incl. GST.${input.last ? ' This is our last reminder about it.' : ''} You can view, accept or decline it here: ${url}`
-    const key = `quote-follow-up:${input.quoteId}:${input.sendNumber}:${input.number}`
-    const base = { messageType: 'follow_up', leadId: q.lead_id, quoteId: input.quoteId }
-    const messages: QueuedMessage[] = []
-    const skipped: string[] = []
-    const mobile = lead!.phone && isAuMobile(lead!.phone) ? lead!.phone : null
-    const wantSms = input.channel === 'sms' || input.channel === 'both' || (input.channel === null && mobile !== null)
-    const wantEmail = input.channel === 'email' || input.channel === 'both' || (input.channel === null && mobile === null)
-    if (wantSms) {
-      if (mobile) messages.push({ ...base, channel: 'sms', to: mobile, body: text, idempotencyKey: `${key}:sms` })
-      else skipped.push('sms: the client has no Australian mobile number')
-    }
-    if (wantEmail) {
-      if (lead!.email) {
-        messages.push({
-          ...base, channel: 'email', to: lead!.email, idempotencyKey: `${key}:email`,
-          subject: `Following up: quote ${q.quote_number} from ${business}`,
-          body: `<p>${escapeHtml(text).replace(/\n/g, '<br>')}</p><p><a href="${url}">View, accept or decline quote ${escapeHtml(q.quote_number)}</a></p><p>${escapeHtml(business)}</p>`,
-          text: `${text}\n\n${business}`,
-        })
-      } else skipped.push('email: the client has no email address')
-    }
-    const approval = messages.length
-      ? await stepApproval(deps, tx, followUpQuoteAutomation, { summary: `Follow-up ${input.number} on quote ${q.quote_number} (${total} incl. GST) to ${lead!.name}`, name: lead!.name })
-      : null
+    const composed = await composeQuoteFollowUp(deps, tx, input)
+    if (composed.stop !== null) return composed
+    const { messages, skipped } = composed
+    const approval = messages.length ? await stepApproval(deps, tx, followUpQuoteAutomation, { summary: composed.summary, name: composed.name }) : null
     return approval ? { stop: null, messages, skipped, approval } : { stop: null, messages, skipped }
   })
+}
+
+/** A dry run of a run about to start: the first follow-up it would send (not skipped), composed as the run composes it. */
+export async function previewQuoteFollowUp(deps: Deps, tx: postgres.TransactionSql, run: QuoteFollowUpInput): Promise<QueuedMessage[]> {
+  const now = deps.clock.now().getTime()
+  const first = followUpTimes(run.sentAt === null ? now : Date.parse(run.sentAt), run.delaysMs, now).find((f) => !f.skip)
+  if (!first) return []
+  return (await composeQuoteFollowUp(deps, tx, { ...run, number: first.number, last: first.nextAt === null })).messages
+}
+
+/** The one composer of a follow-up (the run's plan and a dry run): why it stops, or its messages; writes nothing. */
+async function composeQuoteFollowUp(
+  deps: Deps, tx: postgres.TransactionSql, input: FollowUpRequest,
+): Promise<{ stop: string; messages: []; skipped: [] } | { stop: null; messages: QueuedMessage[]; skipped: string[]; summary: string; name: string }> {
+  const { reason, row } = await stopReason(tx, input.quoteId, input.sendNumber, await companyToday(tx, deps.clock.now()))
+  if (reason) return { stop: reason, messages: [], skipped: [] }
+  const q = row!
+  const lead = await findClientContact(tx, q.lead_id)
+  const business = await findBusinessName(tx)
+  const firstName = firstNameOf(lead!.name)
+  const url = publicQuoteUrl(deps.urls.siteRoot, q.public_token)
+  const total = formatCents(Number(q.total_cents))
+  // The owner's message (the automation's setting) as written, after one greeting.
+  const text = input.message
+    ? customerSms({ firstName, note: input.message, about: `your quote ${q.quote_number} from ${business}: ${url}` })
+    : `Hi ${firstName}, just following up on quote ${q.quote_number} from ${business} for ${total} incl. GST.${input.last ? ' This is our last reminder about it.' : ''} You can view, accept or decline it here: ${url}`
+  const key = `quote-follow-up:${input.quoteId}:${input.sendNumber}:${input.number}`
+  const base = { messageType: 'follow_up', leadId: q.lead_id, quoteId: input.quoteId }
+  const messages: QueuedMessage[] = []
+  const skipped: string[] = []
+  const mobile = lead!.phone && isAuMobile(lead!.phone) ? lead!.phone : null
+  const wantSms = input.channel === 'sms' || input.channel === 'both' || (input.channel === null && mobile !== null)
+  const wantEmail = input.channel === 'email' || input.channel === 'both' || (input.channel === null && mobile === null)
+  if (wantSms) {
+    if (mobile) messages.push({ ...base, channel: 'sms', to: mobile, body: text, idempotencyKey: `${key}:sms` })
+    else skipped.push('sms: the client has no Australian mobile number')
+  }
+  if (wantEmail) {
+    if (lead!.email) {
+      messages.push({
+        ...base, channel: 'email', to: lead!.email, idempotencyKey: `${key}:email`,
+        subject: `Following up: quote ${q.quote_number} from ${business}`,
+        body: `<p>${escapeHtml(text).replace(/\n/g, '<br>')}</p><p><a href="${url}">View, accept or decline quote ${escapeHtml(q.quote_number)}</a></p><p>${escapeHtml(business)}</p>`,
+        text: `${text}\n\n${business}`,
+      })
+    } else skipped.push('email: the client has no email address')
+  }
+  return { stop: null, messages, skipped, summary: `Follow-up ${input.number} on quote ${q.quote_number} (${total} incl. GST) to ${lead!.name}`, name: lead!.name }
 }

@@ -117,7 +117,7 @@ export async function notifyTeam(deps: Deps, principal: Principal, input: Static
       const expiresInMs = (choice.settings.approval_expiry_hours ?? DEFAULT_APPROVAL_EXPIRY_HOURS) * HOUR_MS // the schema's default fills it
       approval = { actionId: randomUUID(), expiresInMs }
       ;({ expiresAt } = await insertPendingAction(tx, {
-        id: approval.actionId, companyId, automation: TEAM_NOTIFY, workflowId, summary, messages: preview, expiresAt: new Date(now.getTime() + expiresInMs),
+        id: approval.actionId, companyId, automation: TEAM_NOTIFY, workflowId, summary, messages: preview, outgoing: null, expiresAt: new Date(now.getTime() + expiresInMs),
       }, now))
     }
     const item = await enqueueWorkflow(tx, workflowStart(teamNotifyDefinition, { companyId, noticeId, jobId: input.job_id ?? null, summary, messages, approval }))

@@ -49,7 +49,7 @@ export async function referralOffer(input: ReferralOfferInput): Promise<Referral
   if (plan.stop !== null) return finish({ outcome: 'stopped', reason: plan.stop, code: null, sent: [], notSent: [] }, `stopped: ${plan.stop}`)
 
   const done = await gatedAction({
-    companyId: input.companyId, automation: 'referral_program', summary: plan.summary, preview: plan.preview, approval: plan.approval,
+    companyId: input.companyId, automation: 'referral_program', summary: plan.summary, preview: plan.preview, outgoing: plan.messages, approval: plan.approval,
     execute: async () => {
       const outcome = { sent: [] as string[], notSent: [] as string[] }
       for (const message of plan.messages) {

@@ -9,7 +9,7 @@ import { DATABASE_STEP } from '../../../../../workflows/activity-options.js'
 import type { PendingActionActivities, PendingMessage } from '../../../../../workflows/approval.js'
 import type { AutomationRunActivities } from '../../../../../workflows/automation-run.js'
 import { gatedAction } from '../../../../../workflows/gated-action.js'
-import type { ChannelChoice } from '../../../../../workflows/messages.js'
+import type { ChannelChoice, QueuedMessage } from '../../../../../workflows/messages.js'
 
 export type ReviewStep = 'request' | 'reminder'
 
@@ -39,7 +39,8 @@ export interface ReviewStepInput {
 
 export type ReviewStepPlan =
   | { stop: string }
-  | { stop: null; alreadyAsked: string | null; summary: string; preview: PendingMessage[]; approval: { expiresInMs: number } | null }
+  /** outgoing: the messages as the reviews path queues them (absent from plans recorded before it existed). */
+  | { stop: null; alreadyAsked: string | null; summary: string; preview: PendingMessage[]; outgoing?: QueuedMessage[]; approval: { expiresInMs: number } | null }
 
 export interface ReviewStepOutcome {
   sent: boolean
@@ -85,7 +86,7 @@ export async function reviewBooster(input: ReviewBoosterInput): Promise<ReviewBo
       return null
     }
     const done = await gatedAction<ReviewStepOutcome>({
-      companyId: input.companyId, automation: 'review_booster', summary: plan.summary, preview: plan.preview, approval: plan.approval,
+      companyId: input.companyId, automation: 'review_booster', summary: plan.summary, preview: plan.preview, outgoing: plan.outgoing, approval: plan.approval,
       execute: async () => {
         const outcome = await sendReviewStep(ids)
         return { ok: outcome.sent || outcome.requestNumber !== null, outcome }

@@ -4,6 +4,7 @@
 import type postgres from 'postgres'
 import type { Static } from 'typebox'
 import type { PendingMessage } from '../../../../../workflows/approval.js'
+import type { QueuedMessage } from '../../../../../workflows/messages.js'
 import type { PendingActionSchema } from '../control-schema.js'
 
 export type ActionStatus = Static<typeof PendingActionSchema>['status']
@@ -15,16 +16,19 @@ export interface NewPendingAction {
   workflowId: string
   summary: string
   messages: PendingMessage[]
+  /** The messages exactly as the send takes them, when the action sends to customers. */
+  outgoing: QueuedMessage[] | null
   expiresAt: Date
 }
 
 /** Records the action once (a retried activity, or the API having recorded it already, changes nothing). */
 export async function insertPendingAction(tx: postgres.TransactionSql, action: NewPendingAction, now: Date): Promise<{ expiresAt: Date }> {
   await tx`
-    insert into pending_actions (id, company_id, automation, workflow_id, run_id, summary, messages, expires_at, created_at, updated_at)
+    insert into pending_actions (id, company_id, automation, workflow_id, run_id, summary, messages, outgoing, expires_at, created_at, updated_at)
     values (${action.id}, ${action.companyId}, ${action.automation}, ${action.workflowId},
             (select id from automation_runs where workflow_id = ${action.workflowId}), ${action.summary},
-            ${tx.json(action.messages as unknown as postgres.JSONValue)}, ${action.expiresAt}, ${now}, ${now})
+            ${tx.json(action.messages as unknown as postgres.JSONValue)},
+            ${action.outgoing ? tx.json(action.outgoing as unknown as postgres.JSONValue) : null}, ${action.expiresAt}, ${now}, ${now})
     on conflict (id) do nothing`
   const [row] = await tx<{ expires_at: Date }[]>`select expires_at from pending_actions where id = ${action.id}`
   return { expiresAt: row!.expires_at }
@@ -55,6 +59,7 @@ export interface ActionRow {
   workflow_id: string
   summary: string
   messages: PendingMessage[]
+  outgoing: QueuedMessage[] | null
   status: ActionStatus
   created_at: Date
   expires_at: Date
@@ -65,7 +70,7 @@ export interface ActionRow {
 }
 
 const columns = (tx: postgres.TransactionSql) =>
-  tx`id::text, automation, workflow_id, summary, messages, status, created_at, expires_at, decided_at, decided_by::text, note, outcome`
+  tx`id::text, automation, workflow_id, summary, messages, outgoing, status, created_at, expires_at, decided_at, decided_by::text, note, outcome`
 
 /** The action; the id is checked to be a UUID by the caller. */
 export async function findPendingAction(tx: postgres.TransactionSql, id: string): Promise<ActionRow | null> {

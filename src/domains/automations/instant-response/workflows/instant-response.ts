@@ -3,7 +3,7 @@
 // when the lead arrived and bounds planning and sending as a schedule-to-close timeout; the result
 // says whether it was kept. A run that could send nothing fails, so it can be run again on request.
 import { ApplicationFailure, proxyActivities } from '@temporalio/workflow'
-import type { MessageOutcome, MessageRequest } from '../../../../../workflows/messages.js'
+import type { MessageOutcome, MessageRequest, QueuedMessage } from '../../../../../workflows/messages.js'
 
 export interface InstantResponseInput {
   companyId: string
@@ -30,6 +30,9 @@ export interface InstantResponsePlan {
   skipped: string | null
   messages: PlannedMessage[]
 }
+
+/** A planned message as sendMessage takes it: one definition for the run and for a dry run's preview. */
+export const instantResponseMessage = (leadId: string, message: PlannedMessage): QueuedMessage => ({ leadId, messageType: 'instant_response', ...message })
 
 export interface InstantResponseActivities {
   planInstantResponse(input: { companyId: string; leadId: string }): Promise<InstantResponsePlan>
@@ -79,7 +82,7 @@ export async function instantResponse(input: InstantResponseInput): Promise<Inst
   let firstSentAt: number | null = null
   for (const message of plan.messages) {
     try {
-      const outcome = await sendMessage({ companyId: input.companyId, leadId: input.leadId, messageType: 'instant_response', ...message })
+      const outcome = await sendMessage({ companyId: input.companyId, ...instantResponseMessage(input.leadId, message) })
       if (outcome.status === 'not_sent') {
         result.failed.push({ channel: message.channel, error: outcome.reason ?? 'not sent' })
         continue

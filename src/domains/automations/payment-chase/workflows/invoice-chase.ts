@@ -37,6 +37,15 @@ export interface InvoiceChaseInput {
   catchUp: boolean
 }
 
+/**
+ * Whether the run skips each step: its time had passed when the run started, except that an
+ * overdue invoice (catchUp) gets the latest of those. The run's loop and a dry run's preview read it.
+ */
+export function skippedSteps(steps: InvoiceChaseStep[], catchUp: boolean, startedAt: number): boolean[] {
+  const past = steps.filter((s) => Date.parse(s.at) <= startedAt).length
+  return steps.map((_, i) => i < past && !(catchUp && i === past - 1))
+}
+
 /** One run per invoice. */
 export const invoiceChaseWorkflowId = (keys: Pick<InvoiceChaseInput, 'companyId' | 'invoiceId'>) => `invoice-chase:${keys.companyId}:${keys.invoiceId}`
 
@@ -97,11 +106,10 @@ export async function invoiceChase(input: InvoiceChaseInput): Promise<InvoiceCha
 
   const deliver = (messages: QueuedMessage[]) => deliverEach(input.companyId, messages)
 
-  const startedAt = Date.now()
-  const past = input.steps.filter((s) => Date.parse(s.at) <= startedAt).length
+  const skipped = skippedSteps(input.steps, input.catchUp, Date.now())
   for (let i = 0; i < input.steps.length; i++) {
     const step = input.steps[i]!
-    if (i < past && !(input.catchUp && i === past - 1)) {
+    if (skipped[i]) {
       await recordAutomationStep({ ...ids, workflowId, step: `step ${step.number}: ${step.tone}`, result: 'skipped: its time had passed when the chase started' })
       continue
     }

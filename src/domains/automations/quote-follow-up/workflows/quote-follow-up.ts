@@ -44,6 +44,25 @@ export const quoteRecheckSignal = defineSignal('recheck')
 
 const MAX_FOLLOW_UPS = 3
 
+export interface FollowUpTime {
+  number: number
+  /** When it is due (ms). */
+  at: number
+  /** The next follow-up's time; null for the last. */
+  nextAt: number | null
+  /** A later follow-up was already due when the run started: skipped (only the latest due is sent). */
+  skip: boolean
+}
+
+/** The follow-ups of a run started at startedAt: the run's loop and a dry run's preview both read it. */
+export function followUpTimes(sentAt: number, delaysMs: number[], startedAt: number): FollowUpTime[] {
+  const delays = delaysMs.slice(0, MAX_FOLLOW_UPS)
+  return delays.map((delay, i) => {
+    const nextAt = i + 1 < delays.length ? sentAt + delays[i + 1]! : null
+    return { number: i + 1, at: sentAt + delay, nextAt, skip: nextAt !== null && nextAt <= startedAt }
+  })
+}
+
 export interface QuoteCheck {
   stop: string | null
   expiresAt: string
@@ -117,12 +136,8 @@ export async function quoteFollowUp(input: QuoteFollowUpInput): Promise<QuoteFol
 
   const deliver = (messages: QueuedMessage[]) => deliverEach(input.companyId, messages)
 
-  const startedAt = Date.now()
-  for (let i = 0; i < delays.length; i++) {
-    const number = i + 1
-    const at = sentAt + delays[i]!
-    const nextAt = i + 1 < delays.length ? sentAt + delays[i + 1]! : null
-    if (nextAt !== null && nextAt <= startedAt) {
+  for (const { number, at, nextAt, skip } of followUpTimes(sentAt, delays, Date.now())) {
+    if (skip) {
       await recordAutomationStep({ companyId: input.companyId, workflowId, step: `follow-up ${number}`, result: 'skipped: a later follow-up was already due when the run started' })
       continue
     }
