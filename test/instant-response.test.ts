@@ -77,7 +77,10 @@ describe('instant lead response', () => {
     const workflowId = instantResponseWorkflowId({ companyId: company.company_id, leadId: lead.id })
     await temporal.workflow.getHandle(workflowId).result()
     const again = await rpc(app, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'workflows.instant_response', arguments: { lead_id: lead.id } } }, { key: company.api_key })
-    expect(again.body.result.structuredContent).toEqual({ workflow_id: workflowId, started: true, skipped: null, dry_run: false, messages: [] })
+    expect(again.body.result.structuredContent).toEqual({
+      workflow_id: workflowId, started: true, skipped: null, dry_run: false, messages: [],
+      next_steps: [{ tool: 'quotes.create', why: expect.stringContaining(lead.id) }],
+    })
     expect(await runsOf(workflowId)).toHaveLength(1)
     expect(await messagesFor(lead.id)).toHaveLength(1)
   })

@@ -23,6 +23,8 @@ const NOTHING_FOLLOWS: Record<string, string> = {
   'invoicing.update_settings': 'The settings apply to invoices and quotes made from now on; nothing waits on them.',
   'cashflow.delete_recurring_cost': 'The cost no longer falls due after today; the forecast and financials leave it out from then, and nothing else refers to it.',
   'webhooks.unsubscribe': 'Nothing more is delivered to the URL; its deliveries stay listed, and nothing else follows.',
+  'workflows.team_notify': "A notice to the owner's own team; the service tracks nothing that follows it.",
+  'workflows.sync_contact': 'The contact is pushed to each connection, each result with its error if any; nothing in the service waits on it.',
 }
 
 const declares = (name: string) => Boolean((registry.get(name)!.output as { properties?: Record<string, unknown> }).properties?.next_steps)

@@ -135,6 +135,7 @@ describe('workflows.instant_response', () => {
     expect(dry).toEqual({
       workflow_id: workflowId, started: false, skipped: null, dry_run: true,
       messages: [{ channel: 'sms', to: '+61400222333', subject: null, html: null, text: `Hi Robin, thanks for contacting ${BUSINESS} about hot water. We have your enquiry and will be in touch shortly.` }],
+      next_steps: [{ tool: 'workflows.instant_response', why: expect.stringContaining('without dry_run') }],
     })
     expect(await footprint(id)).toEqual(before)
 

@@ -2,6 +2,7 @@
 // `days` days (one code per client; an existing code is returned as it is, with its own reward),
 // ready to share, with how many leads each code has brought (leads.create with source
 // 'referral:<CODE>'). Nothing is sent: the offer message after a 5-star job is the automation's.
+import { afterReferralProgram } from '../engine/next-steps.js'
 import Type, { type Static } from 'typebox'
 import type { Principal } from '../../../core/access.js'
 import type { Deps } from '../../../core/deps.js'
@@ -82,5 +83,6 @@ export const referralProgramOperation = defineOperation({
   access: { permission: 'write' },
   cost: 'write',
   annotations: WRITE,
+  nextSteps: afterReferralProgram,
   run: (ctx, input) => referralCodes(ctx.deps, ctx.principal!, input),
 })

@@ -4,6 +4,7 @@
 // on completion is on: calling the tool is the request. With approval on, each request waits in
 // workflows.pending_actions. Jobs whose booster run already exists are reported, not started again.
 // A dry run does all of it in a transaction it rolls back, answering with each request it would send.
+import { afterReviewBooster } from '../engine/next-steps.js'
 import Type, { type Static } from 'typebox'
 import type { Principal } from '../../../core/access.js'
 import type { Deps } from '../../../core/deps.js'
@@ -111,5 +112,6 @@ export const reviewBoosterOperation = defineOperation({
   access: { permission: 'write' },
   cost: 'write',
   annotations: SEND,
+  nextSteps: afterReviewBooster,
   run: (ctx, input) => boostReviews(ctx.deps, ctx.principal!, input),
 })

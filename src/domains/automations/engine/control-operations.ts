@@ -1,5 +1,6 @@
 // The control tools (workflows.list, toggle, pending_actions, approve_action, reject_action), over
 // the catalogue assembled from the feature list (automations/index.ts).
+import { afterApproveAction, afterRejectAction, afterToggle } from './next-steps.js'
 import { defineOperation } from '../../../core/operation.js'
 import { READ, SEND, WRITE } from '../../../core/annotations.js'
 import type { AutomationCatalogue } from './catalogue.js'
@@ -27,6 +28,7 @@ export const controlOperations = (catalogue: AutomationCatalogue) => [
       'Turn a workflow automation on or off for the company, choose whether its actions run straight away or wait in workflows.pending_actions for approval (only workflows that support approval), and set its settings (checked against its settingsSchema from workflows.list). With only workflow_id, flips on/off.',
     input: ToggleWorkflowInput, output: WorkflowResponse, access: { permission: 'admin' }, cost: 'write', annotations: { ...WRITE, idempotentHint: false },
     rest: { method: 'PATCH', path: '/workflows/:workflow_id', status: 200 },
+    nextSteps: afterToggle,
     run: (ctx, input) => toggleWorkflow(ctx.deps, catalogue, ctx.principal!, input),
   }),
   defineOperation({
@@ -43,6 +45,7 @@ export const controlOperations = (catalogue: AutomationCatalogue) => [
       'Approve an action pending approval: it is executed immediately (which may send messages) and the action is returned with its outcome. Approving again returns the first outcome (alreadyDecided) and executes nothing more; an action that was rejected or expired is a conflict.',
     input: ApproveActionInput, output: ApproveResponse, access: { permission: 'admin' }, cost: 'write', annotations: { ...SEND, idempotentHint: true },
     rest: { method: 'POST', path: '/workflows/pending-actions/:action_id/approve', status: 200 },
+    nextSteps: afterApproveAction,
     run: async (ctx, input) => input.dry_run
       ? previewApproval(ctx.deps, ctx.principal!, input.action_id)
       : { ...(await decideAction(ctx.deps, ctx.principal!, { actionId: input.action_id, decision: 'approve', note: input.note })), dry_run: false, messages: [] },
@@ -52,6 +55,7 @@ export const controlOperations = (catalogue: AutomationCatalogue) => [
     description: 'Reject an action pending approval: it is marked rejected and never executed. Rejecting again changes nothing; an action already approved or expired is a conflict.',
     input: RejectActionInput, output: DecisionResponse, access: { permission: 'admin' }, cost: 'write', annotations: { ...WRITE, idempotentHint: true },
     rest: { method: 'POST', path: '/workflows/pending-actions/:action_id/reject', status: 200 },
+    nextSteps: afterRejectAction,
     run: (ctx, input) => decideAction(ctx.deps, ctx.principal!, { actionId: input.action_id, decision: 'reject', note: input.reason }),
   }),
 ]

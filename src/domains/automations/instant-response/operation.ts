@@ -1,4 +1,5 @@
 import Type from 'typebox'
+import { afterInstantResponse } from '../engine/next-steps.js'
 import { defineOperation } from '../../../core/operation.js'
 import { SEND } from '../../../core/annotations.js'
 import { notFound } from '../../../core/errors.js'
@@ -27,6 +28,7 @@ export const automationOperations = [
     access: { scope: 'leads', permission: 'write' },
     cost: 'write',
     annotations: { ...SEND, idempotentHint: true },
+    nextSteps: afterInstantResponse,
     async run(ctx, input) {
       const companyId = ctx.principal!.companyId
       if (input.dry_run) {

@@ -3,6 +3,7 @@
 // (reminders' path: Urgent in 1 hour, High by 17:00 today, Normal the next business day at 09:00,
 // Low the third business day at 09:00, company time) and starts the instant response when it has
 // not run. A short workflow (workflows/process-lead.ts), one run per lead: calling again reports it.
+import { afterProcessLead } from '../engine/next-steps.js'
 import Type from 'typebox'
 import type { Deps } from '../../../core/deps.js'
 import { AppError, notFound } from '../../../core/errors.js'
@@ -143,6 +144,7 @@ export const processLeadOperation = defineOperation({
   cost: 'write',
   // Open world: it may start the instant response, which messages the lead.
   annotations: { ...SEND, idempotentHint: true },
+  nextSteps: afterProcessLead,
   async run(ctx, input) {
     const companyId = ctx.principal!.companyId
     assertId(input.lead_id, 'Lead')

@@ -6,6 +6,7 @@
 // which the payment chase runs. A Cancelled job stops it. Each step is recorded in automation_runs.
 // A dry run makes the same checks and starts nothing; when the quote's job is Completed already it
 // shows the invoice and first send the run would make at once.
+import { afterQuoteToInvoice } from '../engine/next-steps.js'
 import Type from 'typebox'
 import type { Deps } from '../../../core/deps.js'
 import { AppError, notFound } from '../../../core/errors.js'
@@ -86,6 +87,7 @@ export const quoteToInvoiceOperation = defineOperation({
   cost: 'write',
   // Open world: it sends the invoice or its payment link to the client.
   annotations: { ...SEND, idempotentHint: true },
+  nextSteps: afterQuoteToInvoice,
   async run(ctx, input) {
     const companyId = ctx.principal!.companyId
     assertId(input.quote_id, 'Quote')

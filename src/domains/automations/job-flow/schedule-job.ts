@@ -3,6 +3,7 @@
 // company's time zone, through jobs.update's path (status Scheduled, a job.scheduled event). A
 // short workflow (workflows/schedule-job.ts) whose one activity decides the day and books it, so
 // the day is read on the worker's clock at the moment of booking; the run is in automation_runs.
+import { afterScheduleJob } from '../engine/next-steps.js'
 import Type from 'typebox'
 import type { Deps } from '../../../core/deps.js'
 import { AppError, notFound, validationError } from '../../../core/errors.js'
@@ -85,6 +86,7 @@ export const scheduleJobOperation = defineOperation({
   access: { scope: 'jobs', permission: 'write' },
   cost: 'write',
   annotations: WRITE,
+  nextSteps: afterScheduleJob,
   async run(ctx, input) {
     const companyId = ctx.principal!.companyId
     assertId(input.job_id, 'Job')

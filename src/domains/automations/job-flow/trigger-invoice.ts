@@ -3,6 +3,7 @@
 // any sent invoice. A short workflow (workflows/trigger-invoice.ts) over the steps in
 // invoice-job.ts. Once per job: a job that has its invoice already is reported, not invoiced again.
 // A dry run makes the same checks, starts nothing, and shows the invoice and first send the run would make.
+import { afterTriggerInvoice } from '../engine/next-steps.js'
 import Type from 'typebox'
 import { AppError, notFound } from '../../../core/errors.js'
 import { defineOperation } from '../../../core/operation.js'
@@ -62,6 +63,7 @@ export const triggerInvoiceOperation = defineOperation({
   cost: 'write',
   // Open world: it sends the invoice or its payment link to the client.
   annotations: { ...SEND, idempotentHint: true },
+  nextSteps: afterTriggerInvoice,
   async run(ctx, input) {
     const companyId = ctx.principal!.companyId
     assertId(input.job_id, 'Job')

@@ -2,6 +2,7 @@
 // without, scan the overdue invoices and start the chases that are missing. Sending an invoice
 // starts its chase by itself; this is for invoices sent while the chase was off (or issued already
 // sent, like a quote's deposit), and for asking where a chase stands.
+import { afterChasePayment } from '../engine/next-steps.js'
 import type postgres from 'postgres'
 import Type, { type Static } from 'typebox'
 import type { Deps } from '../../../core/deps.js'
@@ -109,5 +110,6 @@ export const chasePaymentOperation = defineOperation({
   access: { scope: 'financials', permission: 'write' },
   cost: 'write',
   annotations: { ...SEND, idempotentHint: true },
+  nextSteps: afterChasePayment,
   run: (ctx, input) => chasePayments(ctx.deps, ctx.principal!.companyId, input),
 })

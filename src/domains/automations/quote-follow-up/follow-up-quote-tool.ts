@@ -3,6 +3,7 @@
 // that are missing. Quote sends start their run themselves (quotes.send); this is for quotes sent
 // while follow-ups were off, and for asking where a quote's follow-ups stand. A dry run does all of
 // it in a transaction it rolls back, answering with the first follow-up each new run would send.
+import { afterFollowUpQuote } from '../engine/next-steps.js'
 import type postgres from 'postgres'
 import Type, { type Static } from 'typebox'
 import type { Deps } from '../../../core/deps.js'
@@ -114,5 +115,6 @@ export const followUpQuoteOperation = defineOperation({
   access: { scope: 'quotes', permission: 'write' },
   cost: 'write',
   annotations: { ...SEND, idempotentHint: true },
+  nextSteps: afterFollowUpQuote,
   run: (ctx, input) => followUpQuotes(ctx.deps, ctx.principal!.companyId, input),
 })

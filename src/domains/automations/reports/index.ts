@@ -1,5 +1,6 @@
 // workflows.search_ads_pipeline, and the ad spend record it reports from
 // (POST|GET /ad-spend). The input schema is the spec's, unchanged from when it was a planned tool.
+import { afterAdSpend } from '../engine/next-steps.js'
 import Type from 'typebox'
 import { READ, WRITE } from '../../../core/annotations.js'
 import { defineOperation, AGENT_PARITY } from '../../../core/operation.js'
@@ -36,6 +37,7 @@ const reportingOperations = [
       'Record what the company spent on ads for a lead source (and campaign) over a period, for workflows.search_ads_pipeline. A period that straddles a report\'s window counts for the days they share.',
     input: RecordAdSpendInput, output: AdSpendResponse, access: financials('write'), cost: 'write', annotations: WRITE, beyondSpec: AGENT_PARITY,
     rest: { method: 'POST', path: '/ad-spend', status: 201, feature: 'restWrite' },
+    nextSteps: afterAdSpend,
     run: (ctx, input) => recordAdSpend(ctx.deps, ctx.principal!, input),
   }),
   defineOperation({
