@@ -114,6 +114,10 @@ describe('what a lead-to-job run is told', () => {
     expect(quote.status).toBe(201)
     expect(quote.body.next_steps).toEqual([{ tool: 'quotes.send', route: 'POST /api/v1/quotes/{quote_id}/send', why: expect.stringContaining(quote.body.quote.id) }])
     expect(quote.body.next_steps[0].why).not.toContain('quotes.send')
+    // A dry run creates nothing: 200, not 201, and its step is the same route for real.
+    const dry = await app.call('POST', '/api/v1/leads', { key: company.api_key, body: { name: 'Dry Caller', phone: '0412 345 999', dry_run: true } })
+    expect([dry.status, dry.body.lead]).toEqual([200, null])
+    expect(dry.body.next_steps).toEqual([{ tool: 'leads.create', route: 'POST /api/v1/leads', why: expect.stringContaining('without dry_run') }])
   })
 })
 

@@ -42,7 +42,8 @@ export function restRoutes(registry: Registry, deps: Deps, limiter: KeyRateLimit
     router[method](binding.path, async (ctx) => {
       const result = await executeRoute(ctx, op, binding)
       if (result.replayed) ctx.set('Idempotent-Replayed', 'true')
-      ctx.status = result.status
+      // A dry run made nothing: 200, not the binding's 201 Created.
+      ctx.status = result.status === 201 && (result.output as { dry_run?: unknown } | null)?.dry_run === true ? 200 : result.status
       ctx.body = nextStepsInTransport(result.output, 'rest', registry)
     })
   }
