@@ -7,8 +7,5 @@ export function afterLeadChange(output: LeadResult): NextStep[] {
   if (output.dry_run) return [realCallStep('leads.create')]
   const lead = output.lead
   if (!lead || lead.status === 'Lost' || lead.status === 'Won') return []
-  return steps(
-    lead.status !== 'Quoted' && { tool: 'quotes.create', why: `Quote the work for ${lead.name} (lead_id ${lead.id}); quotes.send then sends it.` },
-    { tool: 'workflows.process_lead', why: 'Optional: score the lead, set its priority and book a follow-up reminder.' },
-  )
+  return steps(lead.status !== 'Quoted' && { tool: 'quotes.create', why: `Quote the work for ${lead.name} (lead_id ${lead.id}).` })
 }
