@@ -74,6 +74,10 @@ const ConfigSchema = Type.Object({
    * from the start instead of falling at 9 am local on their calendar day.
    */
   AUTOMATION_DAY_MS: Type.Integer({ minimum: 1, default: 86_400_000 }),
+  /** Credit a new company starts with, in cents (SPEC 8 prices tool calls in credit; this lets a company try the tools before its first deposit). */
+  WALLET_STARTING_CREDIT_CENTS: Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 500 }),
+  /** Charge MCP tool calls to the wallet by cost class (on by default; off: every call is free, for a deployment that bills otherwise). */
+  WALLET_CHARGING: Type.Boolean({ default: true }),
   /** Let webhooks reach private, loopback and link-local addresses (tests with a local receiver). Off by default. */
   WEBHOOK_ALLOW_PRIVATE_TARGETS: Type.Boolean({ default: false }),
   /** Delays before each delivery attempt, ms, comma separated; default 0,5s,5m,30m,2h,5h,10h,10h. */

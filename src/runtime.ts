@@ -17,6 +17,7 @@ import { createEmailProvider, createPaymentsProvider, createSmsProvider } from '
 import { connectClient, ensureSearchAttributes } from './temporal/connection.js'
 import { WorkflowDispatcher } from './temporal/outbox.js'
 import { WebhookDispatcher } from './domains/webhooks/dispatcher.js'
+import { creditMeter } from './domains/wallet/meter.js'
 import { connectWorker, startWorker, type RunningWorker } from './temporal/worker.js'
 import type { PrebuiltWorkflowBundle } from './temporal/workflow-bundle.js'
 import { API_PREFIX } from './transports/rest.js'
@@ -84,6 +85,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     reactions: composition.reactions,
     countResources: composition.countResources,
   }
+  deps.credits = creditMeter(deps)
 
   let worker: RunningWorker | null = null
   if (workerConnection) worker = await startWorker(deps, workerConnection, composition.workflows, options.workflowBundle)

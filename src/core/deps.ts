@@ -21,9 +21,14 @@ export interface Urls {
   apiBase: string
 }
 
-/** Charges wallet credit for a call by its cost class (the wallet capability provides it). */
+/** What a charge took, to give it back if the call fails. */
+export interface CreditReceipt { companyId: string; entryId: string; cents: number; operation: string }
+
+/** Charges wallet credit for a call by its cost class (domains/wallet/meter.ts). */
 export interface CreditMeter {
-  charge(call: { principal: Principal | null; operation: { name: string; cost: CostClass }; transport: 'rest' | 'mcp' }): Promise<void>
+  /** null: the call is free (its class, its transport, or charging is off). Throws insufficient_credit. */
+  charge(call: { principal: Principal | null; operation: { name: string; cost: CostClass }; transport: 'rest' | 'mcp' }): Promise<CreditReceipt | null>
+  refund(receipt: CreditReceipt): Promise<void>
 }
 
 export interface Deps {
@@ -40,7 +45,7 @@ export interface Deps {
   reactions: ReactionDispatcher
   /** Record counts for GET /usage, from every domain's usageCounts (core/composition.ts). */
   countResources(tx: postgres.TransactionSql): Promise<Record<string, number>>
-  /** Unset until the wallet capability lands: calls cost nothing. */
+  /** Unset (tests of the pipeline alone): calls cost nothing. */
   credits?: CreditMeter
 }
 

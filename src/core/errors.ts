@@ -14,6 +14,7 @@ export type ErrorCode =
   | 'rate_limited'
   | 'payment_required'
   | 'payment_account_required'
+  | 'insufficient_credit'
   | 'not_implemented'
   | 'worker_unavailable'
   | 'database_unavailable'
@@ -31,6 +32,8 @@ const statusByCode: Record<ErrorCode, number> = {
   conflict: 409,
   idempotency_conflict: 409,
   payment_account_required: 409,
+  /** The wallet does not cover a tool call's price (SPEC 8): deposit with wallet.deposit. */
+  insufficient_credit: 402,
   payload_too_large: 413,
   rate_limited: 429,
   not_implemented: 501,

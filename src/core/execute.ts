@@ -5,7 +5,7 @@
 // events are written by the services in the same transaction as the change they describe.
 import type { Feature, Principal } from './access.js'
 import { authorize, countApiCall } from './auth.js'
-import type { Deps } from './deps.js'
+import type { CreditReceipt, Deps } from './deps.js'
 import { AppError, fromDataException } from './errors.js'
 import { acceptAliases } from './aliases.js'
 import { guardInput } from './input-guard.js'
@@ -95,11 +95,14 @@ export async function execute(op: AnyOperation, ctx: ExecuteContext, raw: Record
   }
 
   let output: unknown
+  let receipt: CreditReceipt | null = null
   try {
-    // Cost: the wallet capability charges credit here, by op.cost, before the operation runs.
-    await ctx.deps.credits?.charge({ principal, operation: op, transport: ctx.transport })
+    // Cost: the wallet charges credit here, by op.cost, before the operation runs (after a replay
+    // has answered, so a replay is never charged twice), and gives it back below if the call fails.
+    receipt = (await ctx.deps.credits?.charge({ principal, operation: op, transport: ctx.transport })) ?? null
     output = await op.run(opCtx, input as never)
   } catch (thrown) {
+    if (receipt) await ctx.deps.credits!.refund(receipt).catch((err: unknown) => ctx.deps.logger.error({ err, operation: op.name, requestId: ctx.requestId }, 'refund of a failed call failed'))
     const dataException = fromDataException(thrown)
     if (dataException) ctx.deps.logger.warn({ err: thrown, operation: op.name, requestId: ctx.requestId }, 'database refused an input value')
     const error = dataException ?? thrown

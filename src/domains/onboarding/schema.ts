@@ -1,5 +1,5 @@
 import Type from 'typebox'
-import { DateTime, Nullable, StringEnum } from '../../core/schema-helpers.js'
+import { DateTime, Dollars, Nullable, StringEnum } from '../../core/schema-helpers.js'
 import { PLAN_SLUGS } from '../../core/access.js'
 import { AUSTRALIAN_TIME_ZONES } from '../../core/zoned-time.js'
 import { BillingCycle, PlanSchema } from '../billing/schema.js'
@@ -49,5 +49,9 @@ export const OnboardResponse = Type.Object({
     }),
   ]),
   endpoints: Type.Record(Type.String(), Type.String()),
+  wallet: Type.Object({
+    balance: Dollars('none', { description: 'Credit the company starts with: MCP tool calls are paid from it (reads 0.01, writes 0.05; discovery, billing and wallet tools free)' }),
+    deposit_with: Type.String({ description: 'The tool that adds credit' }),
+  }),
   message: Type.String(),
 })

@@ -1,5 +1,7 @@
 // Programmatic sign-up: one unauthenticated call creates the company, its owner, its subscription
 // and an admin API key, in one transaction.
+import { postEntry } from '../wallet/queries.js'
+import { formatCents } from '../../core/money.js'
 import { randomUUID } from 'node:crypto'
 import type { Static } from 'typebox'
 import type { Deps } from '../../core/deps.js'
@@ -75,6 +77,10 @@ export async function onboard(deps: Deps, input: Input, review: { platform: Revi
       if (trialEndsAt) {
         await start(trialStart(companyId, trialEndsAt))
       }
+      // The starting credit, once per company (its reference), so the tools can be tried before a deposit.
+      if (deps.config.WALLET_STARTING_CREDIT_CENTS > 0) {
+        await postEntry(tx, { companyId, kind: 'grant', cents: deps.config.WALLET_STARTING_CREDIT_CENTS, reference: 'starting-credit', note: 'Starting credit', at: now })
+      }
       return ownerId
     })
   } catch (error) {
@@ -121,8 +127,14 @@ export async function onboard(deps: Deps, input: Input, review: { platform: Revi
       agent_card: `${site}/.well-known/agent-card.json`,
       mcp_server: `${site}/.well-known/mcp-server.json`,
     },
-    message: welcomeMessage(plan.name, status, trialEndsAt, declined),
+    wallet: { balance: deps.config.WALLET_STARTING_CREDIT_CENTS / 100, deposit_with: 'wallet.deposit' },
+    message: `${welcomeMessage(plan.name, status, trialEndsAt, declined)} ${creditNote(deps.config.WALLET_STARTING_CREDIT_CENTS)}`,
   }
+}
+
+/** The wallet's part of the welcome: what MCP calls cost and the credit they start from. */
+export function creditNote(cents: number): string {
+  return `MCP tool calls are paid from the wallet (reads $0.01, writes $0.05; discovery, billing and wallet tools free); it starts with ${formatCents(cents)} of credit; add more with wallet.deposit.`
 }
 
 function welcomeMessage(planName: string, status: string, trialEndsAt: Date | null, declined: boolean): string {

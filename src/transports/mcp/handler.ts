@@ -1,5 +1,6 @@
 // One JSON-RPC message in, one response (or none, for a notification) out. Shared by the
 // streamable-HTTP endpoint and the legacy SSE transport.
+import { formatCents } from '../../core/money.js'
 import type { Deps } from '../../core/deps.js'
 import type { Principal } from '../../core/access.js'
 import type { Registry } from '../../core/registry.js'
@@ -53,6 +54,12 @@ export const INSTRUCTIONS = [
   'A tool result\'s text is a short summary; every field is in structuredContent. For the whole JSON as text, send _meta {"full_text": true} on tools/call or connect with ?full_text=true.',
   'A write tool\'s result carries next_steps: the tools to call next, with the ids to pass and why (also at the end of its text summary). Tools that message a customer take dry_run: true to show the exact text first.',
 ].join(' ')
+
+/** The instructions with what tool calls cost: the wallet's prices and the credit a company starts with. */
+export function instructions(config: Deps['config']): string {
+  if (!config.WALLET_CHARGING) return INSTRUCTIONS
+  return `${INSTRUCTIONS} Tool calls are paid from the company's credit wallet: reads $0.01, writes $0.05; discovery, billing and wallet tools are free. A new company starts with ${formatCents(config.WALLET_STARTING_CREDIT_CENTS)}; wallet.balance shows it and wallet.deposit adds more (an insufficient_credit result says when it runs out).`
+}
 
 function isRequest(msg: unknown): msg is JsonRpcRequest {
   const m = msg as JsonRpcRequest
@@ -131,7 +138,7 @@ async function dispatch(ctx: McpCallContext, msg: JsonRpcRequest): Promise<unkno
   const params = msg.params ?? {}
   switch (msg.method) {
     case 'initialize':
-      return { protocolVersion: negotiateVersion(params.protocolVersion), capabilities: CAPABILITIES, serverInfo: SERVER_INFO, instructions: INSTRUCTIONS }
+      return { protocolVersion: negotiateVersion(params.protocolVersion), capabilities: CAPABILITIES, serverInfo: SERVER_INFO, instructions: instructions(ctx.deps.config) }
     case 'ping':
       return {}
     case 'server/discover':
@@ -139,7 +146,7 @@ async function dispatch(ctx: McpCallContext, msg: JsonRpcRequest): Promise<unkno
         ...PROTOCOL_VERSIONS,
         capabilities: CAPABILITIES,
         serverInfo: SERVER_INFO,
-        instructions: INSTRUCTIONS,
+        instructions: instructions(ctx.deps.config),
         authentication: { scheme: 'bearer', unauthenticatedMethods: UNAUTHENTICATED_METHODS },
         limits: LIMITS,
         filters: describeFilters(ctx.registry),
