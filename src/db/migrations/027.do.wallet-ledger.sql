@@ -48,9 +48,20 @@ DECLARE
   current_balance bigint;
   new_id bigint;
 BEGIN
-  INSERT INTO wallet_balances (company_id, balance_cents, updated_at) VALUES (p_company, 0, p_now)
-    ON CONFLICT (company_id) DO NOTHING;
+  -- A tool call's charge (and its give-back) commits without waiting for the WAL flush, as
+  -- count_api_calls does: the balance row's lock is then held for the statement, not for a disk
+  -- sync, so one company's concurrent calls do not queue behind each other's fsync. A crash can
+  -- forget the last fraction of a second of charges (calls that were then free), never credit
+  -- given or taken otherwise: deposits, transfers and grants keep synchronous commit.
+  IF p_kind IN ('charge', 'refund') AND p_operation IS NOT NULL THEN
+    PERFORM set_config('synchronous_commit', 'off', true);
+  END IF;
   SELECT b.balance_cents INTO current_balance FROM wallet_balances b WHERE b.company_id = p_company FOR UPDATE;
+  IF NOT FOUND THEN -- the company's first posting
+    INSERT INTO wallet_balances (company_id, balance_cents, updated_at) VALUES (p_company, 0, p_now)
+      ON CONFLICT (company_id) DO NOTHING;
+    SELECT b.balance_cents INTO current_balance FROM wallet_balances b WHERE b.company_id = p_company FOR UPDATE;
+  END IF;
   IF p_reference IS NOT NULL AND EXISTS (
     SELECT 1 FROM wallet_entries e WHERE e.company_id = p_company AND e.kind = p_kind AND e.reference = p_reference
   ) THEN
