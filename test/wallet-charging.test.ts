@@ -24,7 +24,7 @@ async function company() {
   const signedUp = await onboard(app, { plan: 'business' })
   const client = await connectHttp(app, signedUp.api_key)
   clients.push(client)
-  return { ...signedUp, client }
+  return { ...signedUp, client } as typeof signedUp & { client: Client }
 }
 
 /** The ledger read apart from the service: the cached balance and the sum of the entries. */
