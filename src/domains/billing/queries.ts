@@ -4,6 +4,7 @@
 import type postgres from 'postgres'
 import type { Sql, Tx } from '../../db/sql.js'
 import type { FeatureFlags, PlanSlug } from '../../core/access.js'
+import type { SubscriptionState } from '../../providers/payments/provider.js'
 
 export interface PlanRow {
   slug: PlanSlug
@@ -69,21 +70,79 @@ export interface SubscriptionRow {
   company_id: string
   plan_slug: PlanSlug
   billing_cycle: 'monthly' | 'yearly'
-  status: 'active' | 'trialing' | 'trial_expired' | 'past_due' | 'canceled'
+  status: SubscriptionStatus
   trial_ends_at: Date | null
   current_period_start: Date
   current_period_end: Date
   provider: string
   provider_customer_id: string | null
   provider_subscription_id: string | null
+  cancel_at_period_end: boolean
+  /** A downgrade waiting for current_period_end. */
+  scheduled_plan_slug: PlanSlug | null
+  first_paid_at: Date | null
 }
+
+/** The processor's states (provider.ts SUBSCRIPTION_STATES) and trial_expired, our own trial's end (migration 029). */
+export type SubscriptionStatus = SubscriptionState | 'trial_expired'
 
 export async function findSubscriptionRow(tx: postgres.TransactionSql): Promise<SubscriptionRow | undefined> {
   const [row] = await tx<SubscriptionRow[]>`
     select company_id, plan_slug, billing_cycle, status, trial_ends_at, current_period_start,
-           current_period_end, provider, provider_customer_id, provider_subscription_id
+           current_period_end, provider, provider_customer_id, provider_subscription_id,
+           cancel_at_period_end, scheduled_plan_slug, first_paid_at
     from subscriptions`
   return row
+}
+
+/** The row locked for a processor event: concurrent events about one company apply one after another. */
+export async function lockSubscriptionRow(tx: postgres.TransactionSql): Promise<SubscriptionRow | undefined> {
+  const [row] = await tx<SubscriptionRow[]>`
+    select company_id, plan_slug, billing_cycle, status, trial_ends_at, current_period_start,
+           current_period_end, provider, provider_customer_id, provider_subscription_id,
+           cancel_at_period_end, scheduled_plan_slug, first_paid_at
+    from subscriptions for update`
+  return row
+}
+
+export interface ProcessorState {
+  status: SubscriptionStatus
+  planSlug: string
+  scheduledPlanSlug: string | null
+  billingCycle: 'monthly' | 'yearly'
+  periodStart: Date
+  periodEnd: Date
+  cancelAtPeriodEnd: boolean
+  trialEndsAt: Date | null
+  provider: string
+  providerCustomerId: string
+  providerSubscriptionId: string
+}
+
+/** Writes the subscription as the processor holds it (processor-subscription.ts decided the plan). */
+export async function writeProcessorState(tx: postgres.TransactionSql, s: ProcessorState): Promise<void> {
+  await tx`
+    update subscriptions set
+      status = ${s.status}, plan_slug = ${s.planSlug}, scheduled_plan_slug = ${s.scheduledPlanSlug},
+      billing_cycle = ${s.billingCycle}, current_period_start = ${s.periodStart}, current_period_end = ${s.periodEnd},
+      cancel_at_period_end = ${s.cancelAtPeriodEnd}, trial_ends_at = ${s.trialEndsAt},
+      provider = ${s.provider}, provider_customer_id = ${s.providerCustomerId},
+      provider_subscription_id = ${s.providerSubscriptionId}, updated_at = now()`
+}
+
+export async function markFirstPaid(tx: postgres.TransactionSql, at: Date): Promise<boolean> {
+  const rows = await tx`update subscriptions set first_paid_at = ${at} where first_paid_at is null returning company_id`
+  return rows.length > 0
+}
+
+/** Whose subscription this is, when its metadata does not say (SECURITY DEFINER, migration 029). */
+export async function findSubscriptionCompany(sql: Sql, provider: string, subscriptionId: string): Promise<string | null> {
+  const [row] = await sql<{ company_id: string | null }[]>`select subscription_company(${provider}, ${subscriptionId}) as company_id`
+  return row?.company_id ?? null
+}
+
+export async function completeCheckoutSession(tx: postgres.TransactionSql, sessionId: string, now: Date): Promise<void> {
+  await tx`update checkout_sessions set status = 'complete', completed_at = ${now} where id = ${sessionId} and kind = 'checkout' and status = 'open'`
 }
 
 /** Whether a trial that ended by `now` was marked expired by this call. */

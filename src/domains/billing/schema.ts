@@ -1,6 +1,7 @@
 import Type from 'typebox'
 import { DateTime, Dollars, Nullable, StringEnum } from '../../core/schema-helpers.js'
 import { FEATURES, PLAN_SLUGS } from '../../core/access.js'
+import { SUBSCRIPTION_STATES } from '../../providers/payments/provider.js'
 
 export const BillingCycle = StringEnum(['monthly', 'yearly'] as const, { description: 'Billing cycle', default: 'monthly' })
 
@@ -27,8 +28,10 @@ export const PlanSchema = Type.Object({
 export const PlansResponse = Type.Object({ plans: Type.Array(PlanSchema), currency: Type.Literal('AUD') })
 
 export const SubscriptionSchema = Type.Object({
-  status: StringEnum(['active', 'trialing', 'trial_expired', 'past_due', 'canceled'] as const),
+  status: StringEnum([...SUBSCRIPTION_STATES, 'trial_expired'] as const, { description: 'Paid features while active, past_due or trialing; free otherwise' }),
   plan_slug: StringEnum(PLAN_SLUGS),
+  cancel_at_period_end: Type.Boolean(),
+  scheduled_plan_slug: Nullable(StringEnum(PLAN_SLUGS, { description: 'Downgrade taking effect at current_period_end' })),
   effective_plan_slug: StringEnum(PLAN_SLUGS, { description: 'The plan whose features and limits apply now' }),
   billing_cycle: BillingCycle,
   current_period_start: DateTime(),

@@ -24,6 +24,8 @@ export async function getBilling(deps: Deps, principal: Principal) {
     subscription: {
       status: sub.status,
       plan_slug: sub.plan_slug,
+      cancel_at_period_end: sub.cancel_at_period_end,
+      scheduled_plan_slug: sub.scheduled_plan_slug,
       effective_plan_slug: effectivePlanSlug(sub, now),
       billing_cycle: sub.billing_cycle,
       current_period_start: sub.current_period_start.toISOString(),
@@ -138,7 +140,8 @@ export async function createCheckout(deps: Deps, principal: Principal, input: { 
 export async function createPortal(deps: Deps, principal: Principal) {
   const sub = await withTenant(deps.db, principal.companyId, (tx) => readSubscription(tx))
   if (!sub.provider_customer_id) {
-    throw new AppError('conflict', 'There is no paid subscription to manage yet. Start one with POST /api/v1/billing/checkout.')
+    // The way forward is the checkout: named as the tool (or, over REST, its route) with what it needs.
+    throw new AppError('conflict', 'There is no paid subscription to manage yet. Start one with billing.create_checkout ({"plan_slug": "starter", "billing_cycle": "monthly"}); the owner pays at its checkout_url.', { next_step: 'billing.create_checkout' })
   }
   const session = await deps.payments.createPortalSession({ companyId: principal.companyId, customerId: sub.provider_customer_id })
   await withTenant(deps.db, principal.companyId, (tx) => insertPortalSession(tx, principal.companyId, { ...session, provider: deps.payments.name }))

@@ -16,11 +16,18 @@ export async function readSubscription(tx: postgres.TransactionSql): Promise<Sub
   return row
 }
 
-/** The plan whose features apply now: a lapsed trial or subscription falls back to free. Mirrors resolve_api_key() and count_api_calls(). */
+/** States that keep the paid plan's features (past_due: while the processor retries the card; docs/decisions.md). */
+export const PAID_STATES: readonly string[] = ['active', 'past_due']
+
+/**
+ * The plan whose features apply now: a lapsed trial or a canceled, unpaid or incomplete subscription
+ * falls back to free; a scheduled downgrade counts from the period's end. Mirrors effective_plan()
+ * (migration 029), which resolve_api_key(), count_api_calls() and reserve_usage() use.
+ */
 export function effectivePlanSlug(sub: SubscriptionRow, now: Date): PlanSlug {
-  if (sub.status === 'active') return sub.plan_slug
-  if (sub.status === 'trialing' && sub.trial_ends_at && sub.trial_ends_at > now) return sub.plan_slug
-  return 'free'
+  const paid = PAID_STATES.includes(sub.status) || (sub.status === 'trialing' && !!sub.trial_ends_at && sub.trial_ends_at > now)
+  if (!paid) return 'free'
+  return sub.scheduled_plan_slug && sub.current_period_end <= now ? sub.scheduled_plan_slug : sub.plan_slug
 }
 
 export function addBillingPeriod(start: Date, cycle: 'monthly' | 'yearly'): Date {

@@ -6,6 +6,7 @@ import { withTenant } from '../../db/sql.js'
 import { withTenantEmitting } from '../../core/reactions.js'
 import { WebhookSignatureError } from '../../providers/payments/provider.js'
 import { applyAccountUpdate } from './account.js'
+import { applySubscriptionEvent } from '../billing/processor-subscription.js'
 import { recordPayment } from './record.js'
 import { isUuid } from '../../core/uuid.js'
 import { findAccountId, findCompanyByPaymentAccount, findInvoiceId, findLiveCompany, insertProcessorEvent } from './queries.js'
@@ -17,6 +18,7 @@ export async function handleProcessorWebhook(deps: Deps, rawBody: Buffer, signat
   const event = deps.payments.verifyWebhook(rawBody, signature)
   const provider = deps.payments.name
   if (event.kind === 'ignored') return { status: 'ignored', event_id: event.eventId, detail: event.type }
+  if (event.kind === 'subscription') return applySubscriptionEvent(deps, event)
   if (event.kind === 'account') {
     const companyId = await findCompanyByPaymentAccount(deps.db.app, provider, event.accountId)
     if (!companyId) return { status: 'ignored', event_id: event.eventId, detail: 'unknown account' }

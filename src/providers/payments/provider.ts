@@ -65,7 +65,48 @@ export type ProcessorEvent =
     accountId: string | null
   }
   | { kind: 'account'; eventId: string; accountId: string; chargesEnabled: boolean; occurredAt: Date }
+  | SubscriptionEvent
   | { kind: 'ignored'; eventId: string; type: string }
+
+/**
+ * A plan subscription's lifecycle event (checkout completed, subscription created/updated/deleted,
+ * invoice paid or failed, trial ending). It only says WHICH subscription changed: the handler re-reads
+ * the subscription from the processor, so events applied in any order leave the current state.
+ */
+export interface SubscriptionEvent {
+  kind: 'subscription'
+  eventId: string
+  /** The processor's event type, e.g. customer.subscription.updated. */
+  type: string
+  subscriptionId: string
+  /** Our company id from the event's metadata, when it carries one. */
+  companyId: string | null
+  /** invoice.paid: the invoice and what it settled (the first paid period triggers onFirstPaidPeriod). */
+  paidInvoice: { invoiceId: string; amountPaidCents: number } | null
+  /** checkout.session.completed: our checkout session, marked complete. */
+  checkoutSessionId?: string
+  occurredAt: Date
+}
+
+/** A plan subscription as the processor holds it now. */
+export interface ProcessorSubscription {
+  id: string
+  customerId: string
+  /** The processor's state: trialing, active, past_due, canceled, incomplete, incomplete_expired, unpaid, paused. */
+  status: string
+  /** Our plan slug (from the price's product, else the metadata); null when the subscription is not for one of our plans. */
+  planSlug: string | null
+  billingCycle: 'monthly' | 'yearly'
+  currentPeriodStart: Date
+  currentPeriodEnd: Date
+  cancelAtPeriodEnd: boolean
+  trialEnd: Date | null
+  /** Our company id from the subscription's metadata (set at checkout and activation). */
+  companyId: string | null
+}
+
+export const SUBSCRIPTION_STATES = ['trialing', 'active', 'past_due', 'canceled', 'incomplete', 'incomplete_expired', 'unpaid', 'paused'] as const
+export type SubscriptionState = (typeof SUBSCRIPTION_STATES)[number]
 
 /** Thrown by verifyWebhook for a missing, malformed, stale or wrong signature. */
 export class WebhookSignatureError extends Error {}
@@ -83,6 +124,8 @@ export interface PaymentsProvider {
   connectAccount(request: { companyId: string; email: string; businessName: string; existingAccountId: string | null; returnUrl: string }): Promise<ConnectedAccount>
   /** A hosted page where the invoice's client pays its balance (plus any surcharge) to the company's account. */
   createInvoicePayment(request: InvoicePaymentRequest): Promise<HostedSession>
+  /** The plan subscription as the processor holds it now; null when the processor does not know it. */
+  retrieveSubscription(subscriptionId: string): Promise<ProcessorSubscription | null>
   /** Checks the signature on the raw body and parses the event; throws WebhookSignatureError when it does not verify. */
   verifyWebhook(rawBody: Buffer, signatureHeader: string | undefined): ProcessorEvent
 }

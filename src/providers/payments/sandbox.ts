@@ -3,7 +3,7 @@
 // manage the subscription. Records name the provider 'sandbox', so nothing claims a real charge.
 import { randomBytes } from 'node:crypto'
 import { AppError } from '../../core/errors.js'
-import { WebhookSignatureError, type CheckoutRequest, type ConnectedAccount, type HostedSession, type InvoicePaymentRequest, type PaymentMethodActivation, type PaymentsProvider, type ProcessorEvent } from './provider.js'
+import { WebhookSignatureError, type CheckoutRequest, type ConnectedAccount, type HostedSession, type InvoicePaymentRequest, type PaymentMethodActivation, type PaymentsProvider, type ProcessorEvent, type ProcessorSubscription } from './provider.js'
 
 const SESSION_TTL_MS = 24 * 60 * 60 * 1000
 const id = (prefix: string) => `${prefix}_sandbox_${randomBytes(16).toString('base64url')}`
@@ -11,6 +11,8 @@ const id = (prefix: string) => `${prefix}_sandbox_${randomBytes(16).toString('ba
 export class SandboxPayments implements PaymentsProvider {
   readonly name = 'sandbox'
   private readonly active = new Set<string>()
+  /** Subscriptions as this pretend processor holds them, set by the sandbox portal's state change. */
+  private readonly subscriptions = new Map<string, ProcessorSubscription>()
   constructor(private readonly urls: { siteRoot: string }, private readonly now: () => Date) {}
 
   async createCheckoutSession(_request: CheckoutRequest): Promise<HostedSession> {
@@ -50,6 +52,15 @@ export class SandboxPayments implements PaymentsProvider {
   /** Payments on the sandbox page are recorded by the page itself; no processor sends webhooks here. */
   verifyWebhook(): ProcessorEvent {
     throw new WebhookSignatureError('The sandbox payments provider takes no processor webhooks.')
+  }
+
+  async retrieveSubscription(subscriptionId: string): Promise<ProcessorSubscription | null> {
+    return this.subscriptions.get(subscriptionId) ?? null
+  }
+
+  /** The sandbox portal moves a subscription to a new state here, then applies it as a processor event would. */
+  setSubscription(subscription: ProcessorSubscription): void {
+    this.subscriptions.set(subscription.id, subscription)
   }
 
   /** Subscriptions activated and not cancelled (the sandbox keeps them in memory; no money moves). */

@@ -4,7 +4,8 @@
 // of record: its name on the card statement, its Stripe fees, its refunds and disputes.
 import Stripe from 'stripe'
 import { AppError } from '../../core/errors.js'
-import { WebhookSignatureError, type CheckoutRequest, type ConnectedAccount, type HostedSession, type InvoicePaymentRequest, type PaymentMethodActivation, type PaymentsProvider, type ProcessorEvent } from './provider.js'
+import { WebhookSignatureError, type CheckoutRequest, type ConnectedAccount, type HostedSession, type InvoicePaymentRequest, type PaymentMethodActivation, type PaymentsProvider, type ProcessorEvent, type ProcessorSubscription } from './provider.js'
+import { toProcessorSubscription, toSubscriptionEvent } from './stripe-subscription-events.js'
 
 export interface StripePaymentsConfig {
   secretKey: string
@@ -172,6 +173,15 @@ export class StripePayments implements PaymentsProvider {
     return toProcessorEvent(event)
   }
 
+  async retrieveSubscription(subscriptionId: string): Promise<ProcessorSubscription | null> {
+    try {
+      return toProcessorSubscription(await this.stripe.subscriptions.retrieve(subscriptionId))
+    } catch (error) {
+      if (stripeCode(error) === 'resource_missing') return null
+      throw error
+    }
+  }
+
   /** One product per plan under a fixed id: subscription price_data must name a product, and reports group by it. */
   private async planProduct(request: CheckoutRequest): Promise<string> {
     const id = `tradie_plan_${request.planSlug}`
@@ -214,6 +224,8 @@ function unusablePaymentMethod(error: unknown): boolean {
 function toProcessorEvent(event: Stripe.Event): ProcessorEvent {
   const ignored: ProcessorEvent = { kind: 'ignored', eventId: event.id, type: event.type }
   const occurredAt = new Date(event.created * 1000)
+  const subscription = toSubscriptionEvent(event) // plan subscriptions: stripe-subscription-events.ts
+  if (subscription) return subscription
   switch (event.type) {
     case 'checkout.session.completed':
     case 'checkout.session.async_payment_succeeded': {

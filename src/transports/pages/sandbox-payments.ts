@@ -8,6 +8,8 @@ import { formatCents } from '../../core/money.js'
 import { withTenant } from '../../db/sql.js'
 import { findPlan, priceCents } from '../../domains/billing/plans.js'
 import { cancelSubscription, completeCheckout, readSubscription, sessionCompany } from '../../domains/billing/subscription.js'
+import { SANDBOX_EVENTS, simulateSubscriptionChange } from '../../domains/billing/sandbox-lifecycle.js'
+import { SUBSCRIPTION_STATES } from '../../providers/payments/provider.js'
 import { escapeHtml, page } from './html.js'
 import { formFields, refuseCrossSite, setPageHeaders } from '../http-hygiene.js'
 
@@ -50,6 +52,17 @@ async function loadSession(deps: Deps, id: string, kind: 'checkout' | 'portal'):
   return { companyId, session }
 }
 
+function stateForm(id: string): string {
+  const options = (values: readonly string[]) => values.map((v) => `<option>${escapeHtml(v)}</option>`).join('')
+  return `<h2>Simulate the processor</h2>
+<form method="post" action="/sandbox/portal/${escapeHtml(id)}/state">
+<label>Event <select name="event">${options(SANDBOX_EVENTS)}</select></label>
+<label>New state <select name="status">${options(SUBSCRIPTION_STATES)}</select></label>
+<label>Plan <input name="plan_slug" placeholder="unchanged"></label>
+<label><input type="checkbox" name="renew" value="true"> Renew into the next period</label>
+<button class="secondary" type="submit">Send event</button></form>`
+}
+
 export function sandboxPaymentPages(deps: Deps): Router {
   const router = new Router({ prefix: '/sandbox' })
 
@@ -90,7 +103,19 @@ ${open ? `<form method="post" action="/sandbox/checkout/${escapeHtml(id)}/pay"><
 <dt>Status</dt><dd id="status">${escapeHtml(sub.status)}</dd>
 <dt>Current period ends</dt><dd>${escapeHtml(sub.current_period_end.toISOString().slice(0, 10))}</dd>
 </dl></div>
-${cancellable ? `<form method="post" action="/sandbox/portal/${escapeHtml(id)}/cancel"><button class="secondary" type="submit">Cancel subscription</button></form>` : ''}`)
+${cancellable ? `<form method="post" action="/sandbox/portal/${escapeHtml(id)}/cancel"><button class="secondary" type="submit">Cancel subscription</button></form>` : ''}
+${sub.provider_subscription_id ? stateForm(id) : ''}`)
+  })
+
+  // What a processor does on its own (a failed renewal, unpaid, a plan change, a renewal), delivered
+  // as a processor event: domains/billing/sandbox-lifecycle.ts.
+  router.post('/portal/:id/state', async (ctx) => {
+    refuseCrossSite(ctx, deps)
+    const id = sessionId(ctx)
+    await loadSession(deps, id, 'portal')
+    const outcome = await simulateSubscriptionChange(deps, id, formFields(ctx, ['status', 'plan_slug', 'event', 'renew']))
+    setPageHeaders(ctx)
+    ctx.body = page('Subscription changed', `${BANNER}<h1>Subscription changed</h1><p id="status">Event ${escapeHtml(outcome.event_id)}: ${escapeHtml(outcome.status)}${outcome.detail ? ` (${escapeHtml(outcome.detail)})` : ''}.</p>`)
   })
 
   router.post('/portal/:id/cancel', async (ctx) => {
