@@ -25,11 +25,13 @@ afterAll(async () => {
   await app?.stop()
 })
 
-async function company(overrides: Record<string, unknown> = {}) {
+type SignedUp = Awaited<ReturnType<typeof onboard>> & { client: Client }
+
+async function company(overrides: Record<string, unknown> = {}): Promise<SignedUp> {
   const signedUp = await onboard(app, { plan: 'business', ...overrides })
   const client = await connectHttp(app, signedUp.api_key)
   clients.push(client)
-  return { ...signedUp, client }
+  return Object.assign(signedUp, { client })
 }
 
 /** The company's referral entries, straight from the ledger. */
