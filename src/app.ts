@@ -20,6 +20,7 @@ import { invoicePages } from './transports/pages/invoice-pages.js'
 import { paymentWebhookRouter } from './transports/payment-webhooks.js'
 import { twilioWebhookRouter } from './transports/twilio-webhooks.js'
 import { unsubscribePages } from './transports/pages/unsubscribe-page.js'
+import { referralPages } from './transports/pages/referral-page.js'
 import { mcpRouter } from './transports/mcp/http.js'
 import { mcpSseRouter, type LocalSseSessions } from './transports/mcp/sse.js'
 import { bodyError } from './transports/http-errors.js'
@@ -134,7 +135,7 @@ export function createApp(deps: Deps, registry: Registry, options: AppOptions): 
 
   app.use(routerMiddleware(system))
   app.use(restRoutes(registry, deps, limiter))
-  for (const router of [sandboxPaymentPages(deps), quotePages(deps), invoicePages(deps), unsubscribePages(deps)]) app.use(routerMiddleware(router))
+  for (const router of [sandboxPaymentPages(deps), quotePages(deps), invoicePages(deps), unsubscribePages(deps), referralPages(deps)]) app.use(routerMiddleware(router))
   return app
 }
 

@@ -76,6 +76,8 @@ const ConfigSchema = Type.Object({
   AUTOMATION_DAY_MS: Type.Integer({ minimum: 1, default: 86_400_000 }),
   /** Credit a new company starts with, in cents (SPEC 8 prices tool calls in credit; this lets a company try the tools before its first deposit). */
   WALLET_STARTING_CREDIT_CENTS: Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 500 }),
+  /** Wallet credit each side of a company referral gets once the referred company's first paid period is settled, in cents (our amount: the spec names none). */
+  REFERRAL_CREDIT_CENTS: Type.Integer({ minimum: 0, maximum: 100_000_000, default: 2000 }),
   /** Charge MCP tool calls to the wallet by cost class (on by default; off: every call is free, for a deployment that bills otherwise). */
   WALLET_CHARGING: Type.Boolean({ default: true }),
   /** Let webhooks reach private, loopback and link-local addresses (tests with a local receiver). Off by default. */

@@ -5,6 +5,7 @@ import { AppError } from '../../core/errors.js'
 import { withTenant } from '../../db/sql.js'
 import { forgetCompanyKeys } from '../../core/key-cache.js'
 import type { PlanSlug } from '../../core/access.js'
+import { onFirstPaidPeriod } from './first-paid.js'
 import {
   activateSubscription, cancelActiveSubscription, expireEndedTrial, findSessionCompany, findSubscriptionRow, lockCheckoutSession, markCheckoutComplete,
   type SubscriptionRow,
@@ -66,6 +67,8 @@ export async function completeCheckout(deps: Deps, sessionId: string): Promise<{
       providerSubscriptionId: `sub_${deps.payments.name}_${sessionId.slice(-12)}`,
     })
     await markCheckoutComplete(tx, sessionId, now)
+    // The sandbox page is the payment: the first period is settled now (a referral's reward, once).
+    await onFirstPaidPeriod(tx, companyId, `checkout:${sessionId}`, now)
     deps.logger.info({ companyId, plan: session.plan_slug }, 'checkout completed')
     return { companyId, planSlug: session.plan_slug }
   })

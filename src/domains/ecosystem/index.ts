@@ -1,8 +1,8 @@
 import { defineDomain } from '../../core/domain.js'
-import { ecosystemPlannedTools } from './operations.js'
+import { ecosystemOperations } from './operations.js'
 
 export const ecosystemDomain = defineDomain({
   name: 'ecosystem',
   description: 'Referral links and the partner ecosystem.',
-  operations: [...ecosystemPlannedTools],
+  operations: ecosystemOperations,
 })

@@ -3,7 +3,8 @@ import { onePerApp, type Deps } from '../../core/deps.js'
 import { FixedWindowCounter } from '../../core/fixed-window.js'
 import { rateLimited, validationError } from '../../core/errors.js'
 import { assertActivePlan } from '../billing/service.js'
-import { isValidAbn } from './abn.js'
+import { isValidAbn, normaliseAbn } from './abn.js'
+import { lookUpReferralCode } from '../ecosystem/referrals.js'
 import { checkReviewUrl, platformOfUrl, REVIEW_SITES } from '../reviews/settings.js'
 import { REVIEW_PLATFORMS } from '../shared-schema.js'
 import { readOptionalAuPhone } from '../../core/phone.js'
@@ -61,7 +62,7 @@ export const onboardingOperations = [
       limitByAddress(ctx)
       await assertActivePlan(ctx.deps, raw.plan)
     },
-    run(ctx, input) {
+    async run(ctx, input) {
       // Checked before anything is created or charged; every problem is listed at once.
       const problems: string[] = []
       if (input.abn !== undefined && !isValidAbn(input.abn)) {
@@ -71,8 +72,13 @@ export const onboardingOperations = [
       const phone = readOptionalAuPhone(input.phone)
       if ('problem' in phone) problems.push(phone.problem)
       const review = readReviewLink(input.review_link, input.review_platform, problems)
+      const abn = input.abn !== undefined && isValidAbn(input.abn) ? normaliseAbn(input.abn) : null
+      const referral = input.referral_code === undefined ? null : await lookUpReferralCode(ctx.deps, input.referral_code, abn)
+      if (referral?.referrerId === null && referral.reason === 'same_business') {
+        problems.push(`referral_code: ${referral.code} is the code of a company with this same ABN, and a business cannot refer itself; leave referral_code out`)
+      }
       if (problems.length) throw validationError(problems)
-      return onboard(ctx.deps, { ...input, phone: 'e164' in phone ? phone.e164 ?? undefined : undefined }, review)
+      return onboard(ctx.deps, { ...input, phone: 'e164' in phone ? phone.e164 ?? undefined : undefined }, review, referral)
     },
     nextSteps: afterOnboard,
   }),

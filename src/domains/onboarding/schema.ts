@@ -15,7 +15,7 @@ export const OnboardInput = Type.Object(
     phone: Type.Optional(Type.String({ maxLength: 30, description: 'Australian phone number, e.g. 0412 345 678 or +61 2 9876 5432; stored as E.164' })),
     abn: Type.Optional(Type.String({ maxLength: 20, description: 'Australian Business Number (11 digits, checksum verified)' })),
     password: Type.Optional(Type.String({ minLength: 8, maxLength: 200, description: 'Generated when omitted' })),
-    referral_code: Type.Optional(Type.String({ maxLength: 100 })),
+    referral_code: Type.Optional(Type.String({ maxLength: 100, description: "Another company's referral code (its ecosystem.referral_link); a code that matches no company is ignored, and the code of a company with the same ABN (the same business) is refused" })),
     api_key_name: Type.Optional(Type.String({ maxLength: 100, description: 'Label for the key' })),
     billing_cycle: Type.Optional(BillingCycle),
     stripe_payment_method_id: Type.Optional(Type.String({ pattern: '^pm_[A-Za-z0-9_]+$', description: 'Payment method token for immediate subscription activation' })),
@@ -52,6 +52,12 @@ export const OnboardResponse = Type.Object({
   wallet: Type.Object({
     balance: Dollars('none', { description: 'Credit the company starts with: MCP tool calls are paid from it (reads 0.01, writes 0.05; discovery, billing and wallet tools free)' }),
     deposit_with: Type.String({ description: 'The tool that adds credit' }),
+  }),
+  referral: Type.Object({
+    code: Type.String({ description: "This company's own referral code, to share with other businesses (ecosystem.referral_link shows it later)" }),
+    link: Type.String({ description: 'Page a referred business opens to sign up with the code' }),
+    referred_by_code: Nullable(Type.String({ description: 'The referral_code given, when it named another company and the referral was recorded; null otherwise' })),
+    note: Type.String({ description: 'What became of referral_code (an unknown code records nothing and does not stop the sign-up), and the reward' }),
   }),
   message: Type.String(),
 })

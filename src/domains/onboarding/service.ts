@@ -1,6 +1,6 @@
 // Programmatic sign-up: one unauthenticated call creates the company, its owner, its subscription
 // and an admin API key, in one transaction.
-import { postEntry } from '../wallet/queries.js'
+import { findBalanceCents, postEntry } from '../wallet/queries.js'
 import { formatCents } from '../../core/money.js'
 import { randomUUID } from 'node:crypto'
 import type { Static } from 'typebox'
@@ -13,6 +13,8 @@ import { withTenantThenStart } from '../../temporal/outbox.js'
 import { findPlan, presentPlan, priceCents } from '../billing/plans.js'
 import { addBillingPeriod } from '../billing/subscription.js'
 import { trialStart } from '../billing/trial.js'
+import { onFirstPaidPeriod } from '../billing/first-paid.js'
+import { recordSignUpReferral, type ReferralLookup } from '../ecosystem/referrals.js'
 import { storeDefaultReviewLink } from '../reviews/settings.js'
 import type { ReviewPlatform } from '../reviews/schema.js'
 import { DEFAULT_TIME_ZONE } from '../../core/zoned-time.js'
@@ -25,8 +27,11 @@ type Input = Static<typeof OnboardInput>
 const emailTaken = () =>
   new AppError('email_taken', 'An account with this email already exists. Use its existing API key, or onboard with another address.')
 
-/** `review`: the checked review link and its platform, stored as the company's default. */
-export async function onboard(deps: Deps, input: Input, review: { platform: ReviewPlatform; url: string } | null = null) {
+/**
+ * `review`: the checked review link and its platform, stored as the company's default. `referral`:
+ * what the referral_code given names (looked up, and a same-business code refused, before this).
+ */
+export async function onboard(deps: Deps, input: Input, review: { platform: ReviewPlatform; url: string } | null = null, referral: ReferralLookup | null = null) {
   const plan = await findPlan(deps.db.app, input.plan)
   if (!plan) throw new AppError('internal_error', 'Plan disappeared during onboarding.')
   if (await emailRegistered(deps.db.app, input.email)) throw emailTaken()
@@ -58,14 +63,15 @@ export async function onboard(deps: Deps, input: Input, review: { platform: Revi
   const passwordHash = await hashPassword(password)
   const key = generateApiKey()
 
-  let userId: string
+  let created: { userId: string; own: { code: string; link: string }; rewarded: boolean; balanceCents: number }
   try {
-    userId = await withTenantThenStart(deps, companyId, async (tx, start) => {
+    created = await withTenantThenStart(deps, companyId, async (tx, start) => {
       await insertCompany(tx, companyId, {
         business_name: input.business_name.trim(), contact_name: input.contact_name ?? null, contact_email: input.email,
         trade_type: input.trade_type ?? null, phone: input.phone ?? null, abn: input.abn ? normaliseAbn(input.abn) : null,
         referral_code: input.referral_code ?? null, state: input.state ?? null, time_zone: input.time_zone ?? DEFAULT_TIME_ZONE,
       }, now)
+      const own = await recordSignUpReferral(deps, tx, companyId, referral, now)
       if (review) await storeDefaultReviewLink(tx, companyId, review.platform, review.url, now)
       const ownerId = await insertOwner(tx, companyId, { email: input.email, name: input.contact_name ?? null, passwordHash }, now)
       await insertAdminKey(tx, companyId, { name: input.api_key_name ?? 'Onboarding key', hash: key.hash, prefix: key.prefix, scopes: [...SCOPES] }, now)
@@ -81,7 +87,9 @@ export async function onboard(deps: Deps, input: Input, review: { platform: Revi
       if (deps.config.WALLET_STARTING_CREDIT_CENTS > 0) {
         await postEntry(tx, { companyId, kind: 'grant', cents: deps.config.WALLET_STARTING_CREDIT_CENTS, reference: 'starting-credit', note: 'Starting credit', at: now })
       }
-      return ownerId
+      // Paid now with the payment method: the first period is settled (a referral's reward, once).
+      const rewarded = activation ? (await onFirstPaidPeriod(tx, companyId, `signup:${activation.subscriptionId}`, now)).referral === 'rewarded' : false
+      return { userId: ownerId, own, rewarded, balanceCents: await findBalanceCents(tx) }
     })
   } catch (error) {
     // The sign-up did not happen, so a subscription activated for it must not stay charged.
@@ -98,7 +106,7 @@ export async function onboard(deps: Deps, input: Input, review: { platform: Revi
   const site = deps.urls.siteRoot
   return {
     company_id: companyId,
-    user_id: userId,
+    user_id: created.userId,
     email: input.email,
     api_key: key.key,
     api_key_prefix: key.prefix,
@@ -127,9 +135,25 @@ export async function onboard(deps: Deps, input: Input, review: { platform: Revi
       agent_card: `${site}/.well-known/agent-card.json`,
       mcp_server: `${site}/.well-known/mcp-server.json`,
     },
-    wallet: { balance: deps.config.WALLET_STARTING_CREDIT_CENTS / 100, deposit_with: 'wallet.deposit' },
-    message: `${welcomeMessage(plan.name, status, trialEndsAt, declined)} ${creditNote(deps.config.WALLET_STARTING_CREDIT_CENTS)}`,
+    wallet: { balance: created.balanceCents / 100, deposit_with: 'wallet.deposit' },
+    referral: {
+      code: created.own.code,
+      link: created.own.link,
+      referred_by_code: referral?.referrerId ? referral.code : null,
+      note: referralNote(referral, created.rewarded, deps.config.REFERRAL_CREDIT_CENTS),
+    },
+    message: [welcomeMessage(plan.name, status, trialEndsAt, declined), creditNote(deps.config.WALLET_STARTING_CREDIT_CENTS), referral && referralNote(referral, created.rewarded, deps.config.REFERRAL_CREDIT_CENTS)]
+      .filter(Boolean).join(' '),
   }
+}
+
+/** What became of the referral_code given (an unknown one does not stop the sign-up), or how to use the company's own. */
+function referralNote(given: ReferralLookup | null, rewarded: boolean, cents: number): string {
+  const credit = formatCents(cents)
+  if (!given) return `Share referral.code (or referral.link) with other businesses: when one signs up with it and pays its first month, both wallets get ${credit} of credit.`
+  if (!given.referrerId) return `Referral code ${given.code} matches no company, so no referral was recorded; the sign-up went ahead without one.`
+  if (rewarded) return `Referral code ${given.code} recorded; this first paid month is settled, so this company and the referrer each got ${credit} of wallet credit.`
+  return `Referral code ${given.code} recorded: this company and the referrer each get ${credit} of wallet credit once this company's first paid month is settled.`
 }
 
 /** The wallet's part of the welcome: what MCP calls cost and the credit they start from. */

@@ -4,10 +4,10 @@
 // 'referral:<CODE>' is recorded against that code (trackReferral, called by leads.create). One code
 // per client (migration 022): a second offer reuses it. The reward is an incentive, so every offer
 // and every code the tool returns says so (ACCC: incentives for referrals must be disclosed).
-import { randomInt } from 'node:crypto'
 import type postgres from 'postgres'
 import type { Deps } from '../../../core/deps.js'
 import { escapeHtml } from '../../../core/html-escape.js'
+import { newReferralCode } from '../../../core/referral-code.js'
 import { dollarsToCents, formatCents } from '../../../core/money.js'
 import { isAuMobile } from '../../../core/phone.js'
 import { withTenant } from '../../../db/sql.js'
@@ -25,8 +25,7 @@ import type { QueuedMessage } from '../../../../workflows/messages.js'
 export const REFERRAL_PROGRAM = referralProgramAutomation.key
 export const REFERRAL_SOURCE_PREFIX = 'referral:'
 const HOUR_MS = 3_600_000
-/** No 0/O, 1/I/L: codes are read aloud and typed from an SMS. */
-const CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789'
+/** A client's code: six characters of the shared alphabet (core/referral-code.ts), unique in its company. */
 const CODE_LENGTH = 6
 
 export type { CodeRow, RewardType }
@@ -63,12 +62,6 @@ export async function startReferralOffer(deps: Deps, tx: postgres.TransactionSql
   return spec.workflowId
 }
 
-function newCode(): string {
-  let code = ''
-  for (let i = 0; i < CODE_LENGTH; i++) code += CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]
-  return code
-}
-
 /** The client's code, made on first use (one per client; a clash of random codes is tried again). */
 export async function codeForClient(
   tx: postgres.TransactionSql, companyId: string, leadId: string, reward: { type: RewardType; cents: number }, sourceJobId: string | null, now: Date,
@@ -77,7 +70,7 @@ export async function codeForClient(
   const existing = await read()
   if (existing) return { row: existing, created: false }
   for (let attempt = 0; attempt < 5; attempt++) {
-    const row = await insertReferralCode(tx, { companyId, leadId, code: newCode(), reward, sourceJobId, now })
+    const row = await insertReferralCode(tx, { companyId, leadId, code: newReferralCode(CODE_LENGTH), reward, sourceJobId, now })
     if (row) return { row, created: true }
     const raced = await read()
     if (raced) return { row: raced, created: false }
