@@ -54,6 +54,18 @@ export interface InvoicePaymentRequest {
   idempotencyKey: string
 }
 
+/** A one-off payment that adds credit to the company's own wallet (wallet.deposit), paid to the platform. */
+export interface WalletDepositRequest {
+  companyId: string
+  depositId: string
+  amountCents: number
+  customerEmail: string | null
+  /** The sandbox's pay page is found by it. */
+  payToken: string
+  successUrl: string
+  cancelUrl: string
+}
+
 /**
  * A processor event after its signature was checked. Only what the service acts on is parsed;
  * anything else comes back as kind 'ignored' (and is still acknowledged).
@@ -65,6 +77,8 @@ export type ProcessorEvent =
     accountId: string | null
   }
   | { kind: 'account'; eventId: string; accountId: string; chargesEnabled: boolean; occurredAt: Date }
+  /** A wallet deposit paid (stripe-wallet.ts); accountId is set only when it was paid on a connected account, which is not ours to credit. */
+  | { kind: 'wallet_deposit'; eventId: string; companyId: string; depositId: string; amountCents: number; paymentId: string; occurredAt: Date; accountId: string | null }
   | { kind: 'ignored'; eventId: string; type: string }
 
 /** Thrown by verifyWebhook for a missing, malformed, stale or wrong signature. */
@@ -83,6 +97,8 @@ export interface PaymentsProvider {
   connectAccount(request: { companyId: string; email: string; businessName: string; existingAccountId: string | null; returnUrl: string }): Promise<ConnectedAccount>
   /** A hosted page where the invoice's client pays its balance (plus any surcharge) to the company's account. */
   createInvoicePayment(request: InvoicePaymentRequest): Promise<HostedSession>
+  /** A hosted one-off payment (Stripe Checkout in payment mode) that credits the wallet when its event arrives. */
+  createWalletDeposit(request: WalletDepositRequest): Promise<HostedSession>
   /** Checks the signature on the raw body and parses the event; throws WebhookSignatureError when it does not verify. */
   verifyWebhook(rawBody: Buffer, signatureHeader: string | undefined): ProcessorEvent
 }
