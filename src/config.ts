@@ -37,6 +37,8 @@ const ConfigSchema = Type.Object({
   STRIPE_WEBHOOK_SECRET: Type.Optional(Type.String()),
   /** Another Stripe API address, e.g. http://127.0.0.1:12111 for stripe-mock in tests. */
   STRIPE_API_URL: Type.Optional(Type.String()),
+  /** Crypto deposits (wallet.crypto_deposit). sandbox (default, the only one so far): a local confirmation page; no real crypto network is used. */
+  CRYPTO_PROVIDER: Type.Literal('sandbox', { default: 'sandbox' }),
   /** Trial length for a paid plan chosen without a payment method (fractional days allowed, for tests). */
   SMS_PROVIDER: Type.Union([Type.Literal('local'), Type.Literal('twilio')], { default: 'local' }),
   TWILIO_ACCOUNT_SID: Type.Optional(Type.String()),

@@ -17,6 +17,8 @@ const registry = createRegistry()
 const NOT_CUSTOMER_MESSAGES: Record<string, string> = {
   'billing.create_checkout': "opens a Stripe Checkout page for the owner's own subscription; nothing is sent to a customer",
   'billing.get_portal': "opens the owner's Stripe billing portal; nothing is sent to a customer",
+  'wallet.deposit': "opens a hosted payment for the owner's own wallet credit; nothing is sent to a customer",
+  'wallet.crypto_deposit': "opens a crypto payment for the owner's own wallet credit; nothing is sent to a customer",
   'workflows.team_notify': "messages the owner's own team (technicians, staff), never a customer",
 }
 

@@ -8,6 +8,7 @@ import type { Clock } from './clock.js'
 import type { Principal } from './access.js'
 import type { CostClass } from './cost.js'
 import type { PaymentsProvider } from '../providers/payments/provider.js'
+import type { CryptoProvider } from '../providers/crypto/provider.js'
 import type { StartAfterCommit, WorkflowDispatcher } from '../temporal/outbox.js'
 import type { EventType } from './events.js'
 import type { SmsProvider } from '../providers/sms/provider.js'
@@ -38,6 +39,8 @@ export interface Deps {
   logger: Logger
   urls: Urls
   payments: PaymentsProvider
+  /** Crypto deposits into the wallet (the sandbox unless configured). */
+  crypto: CryptoProvider
   sms: SmsProvider
   email: EmailProvider
   workflows: WorkflowDispatcher

@@ -2,6 +2,8 @@
 import type { Config } from '../config.js'
 import { LocalOutboxEmail } from './email/local.js'
 import type { EmailProvider } from './email/provider.js'
+import type { CryptoProvider } from './crypto/provider.js'
+import { SandboxCrypto } from './crypto/sandbox.js'
 import type { PaymentsProvider } from './payments/provider.js'
 import { SandboxPayments } from './payments/sandbox.js'
 import { StripePayments } from './payments/stripe.js'
@@ -28,4 +30,9 @@ export function createPaymentsProvider(config: Config, urls: { siteRoot: string 
   const { STRIPE_SECRET_KEY: secretKey, STRIPE_WEBHOOK_SECRET: webhookSecret } = config
   if (!secretKey || !webhookSecret) throw new Error('PAYMENTS_PROVIDER=stripe needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET.')
   return new StripePayments({ secretKey, webhookSecret, apiUrl: config.STRIPE_API_URL, urls, now })
+}
+
+/** Only the sandbox exists so far (config allows nothing else): it says plainly that no real network is used. */
+export function createCryptoProvider(_config: Config, urls: { siteRoot: string }, now: () => Date): CryptoProvider {
+  return new SandboxCrypto(urls, now)
 }

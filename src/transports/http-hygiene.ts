@@ -71,11 +71,11 @@ export function formFields<K extends string>(ctx: Context, names: readonly K[]):
   return fields
 }
 
-// Path prefixes whose next segment is a credential: the quote, invoice and unsubscribe page tokens, sandbox session ids.
+// Path prefixes whose next segment is a credential: the quote, invoice and unsubscribe page tokens, sandbox session ids and deposit tokens.
 // Routing ignores case and repeated slashes do not change which segment is the id, so neither does this.
-const CREDENTIAL_IN_PATH = /^(\/+(?:q|i|u|sandbox\/+checkout|sandbox\/+portal|sandbox\/+invoices)\/+)[^/]+/i
+const CREDENTIAL_IN_PATH = /^(\/+(?:q|i|u|sandbox\/+checkout|sandbox\/+portal|sandbox\/+invoices|sandbox\/+wallet|sandbox\/+crypto)\/+)[^/]+/i
 
-/** The path as it may be logged: the token or session id after /q/, /i/, /u/, /sandbox/checkout/, /sandbox/portal/, /sandbox/invoices/ is replaced. */
+/** The path as it may be logged: the token or session id after /q/, /i/, /u/, /sandbox/checkout/, /sandbox/portal/, /sandbox/invoices/, /sandbox/wallet/, /sandbox/crypto/ is replaced. */
 export function redactPath(path: string): string {
   return path.replace(CREDENTIAL_IN_PATH, '$1[redacted]')
 }

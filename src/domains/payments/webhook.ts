@@ -9,6 +9,7 @@ import { applyAccountUpdate } from './account.js'
 import { applySubscriptionEvent } from '../billing/processor-subscription.js'
 import { recordPayment } from './record.js'
 import { isUuid } from '../../core/uuid.js'
+import { creditDepositEvent } from '../wallet/deposits.js'
 import { findAccountId, findCompanyByPaymentAccount, findInvoiceId, findLiveCompany, insertProcessorEvent } from './queries.js'
 
 export type WebhookOutcome = { status: 'recorded' | 'duplicate' | 'ignored'; event_id: string; detail?: string }
@@ -28,6 +29,7 @@ export async function handleProcessorWebhook(deps: Deps, rawBody: Buffer, signat
       return { status: 'recorded' as const, event_id: event.eventId }
     })
   }
+  if (event.kind === 'wallet_deposit') return creditDepositEvent(deps, event)
   // A payment: the signed metadata names the company and invoice (we put them there).
   if (!isUuid(event.companyId) || !isUuid(event.invoiceId)) return { status: 'ignored', event_id: event.eventId, detail: 'metadata is not ours' }
   return withTenantEmitting(deps, event.companyId, async (tx, emit) => {

@@ -1,8 +1,8 @@
 import { defineDomain } from '../../core/domain.js'
-import { walletPlannedTools } from './operations.js'
+import { walletOperations } from './operations.js'
 
 export const walletDomain = defineDomain({
   name: 'wallet',
   description: 'The credit wallet: balance, deposits, history and transfers.',
-  operations: [...walletPlannedTools],
+  operations: walletOperations,
 })

@@ -1,89 +1,48 @@
-import Type from 'typebox'
-import type { AnyOperation } from '../../core/operation.js'
-import { plannedTool, READ, SEND, WRITE } from '../../core/planned.js'
-import { DateTime, Dollars, StringEnum } from '../../core/schema-helpers.js'
-import { closed, Id, Paging } from '../shared-schema.js'
+import { defineOperation } from '../../core/operation.js'
+import { READ, SEND, WRITE } from '../../core/annotations.js'
+import { startCryptoDeposit, startDeposit } from './deposits.js'
+import { afterDeposit, afterTransfer } from './next-steps.js'
+import { BalanceInput, BalanceResponse, CryptoDepositInput, DepositInput, DepositResponse, HistoryInput, HistoryResponse, TransferInput, TransferResponse } from './schema.js'
+import { getBalance, listHistory, transfer } from './service.js'
 
-const capability = 'Wallet and credits'
-
-export const walletPlannedTools: AnyOperation[] = [
-  plannedTool({
-    name: 'wallet.balance',
-    title: 'Wallet balance',
-    description:
-      'Credit wallet balance in AUD. Credit pays for MCP tool calls: reads about $0.01, writes about $0.05; discovery, formation, billing and wallet tools are free. Free.',
-    input: Type.Object({}, closed),
-    access: { scope: 'financials', permission: 'read' },
-    cost: 'free',
-    annotations: READ,
-    capability,
+// SPEC 8: wallet tools are free. Credit is read with the financials scope; moving it needs admin.
+export const walletOperations = [
+  defineOperation({
+    name: 'wallet.balance', domain: 'wallet', title: 'Wallet balance',
+    description: 'Credit balance (AUD) and what MCP tool calls cost: reads $0.01, writes $0.05; REST, discovery, formation, billing and wallet tools free.',
+    input: BalanceInput, output: BalanceResponse, access: { scope: 'financials', permission: 'read' }, cost: 'free', annotations: READ,
+    rest: { method: 'GET', path: '/wallet' },
+    run: (ctx) => getBalance(ctx.deps, ctx.principal!),
   }),
-  plannedTool({
-    name: 'wallet.deposit',
-    title: 'Deposit credit',
-    description:
-      'Add credit to the wallet through the payment processor: minimum $5, maximum $10,000 per deposit (AUD). Returns a payment URL for the human operator to pay; the credit is added when the payment completes. Free.',
-    input: Type.Object(
-      {
-        amount: Dollars('none', { minimum: 5, maximum: 10000, description: 'Amount, 5 to 10000' }),
-      },
-      closed,
-    ),
-    access: { scope: 'financials', permission: 'admin' },
-    cost: 'free',
-    annotations: SEND,
-    capability,
+  defineOperation({
+    name: 'wallet.history', domain: 'wallet', title: 'Wallet history',
+    description: 'Wallet entries newest first (grant, deposit, charge, refund, transfer_in/out, referral), each with amount, balance after and its tool or reference. Cursor paged.',
+    input: HistoryInput, output: HistoryResponse, access: { scope: 'financials', permission: 'read' }, cost: 'free', annotations: READ,
+    rest: { method: 'GET', path: '/wallet/history' },
+    run: (ctx, input) => listHistory(ctx.deps, ctx.principal!, input),
   }),
-  plannedTool({
-    name: 'wallet.history',
-    title: 'Wallet history',
-    description: 'Wallet transactions, newest first: deposits, tool-call charges, transfers and refunds, each with amount in AUD and balance after. Free.',
-    input: Type.Object(
-      {
-        type: Type.Optional(StringEnum(['deposit', 'charge', 'transfer_in', 'transfer_out', 'refund'] as const, { description: 'Only this kind of transaction' })),
-        since: Type.Optional(DateTime({ description: 'Only transactions at or after this time' })),
-        until: Type.Optional(DateTime({ description: 'Only transactions before this time' })),
-        ...Paging,
-      },
-      closed,
-    ),
-    access: { scope: 'financials', permission: 'read' },
-    cost: 'free',
-    annotations: READ,
-    capability,
+  defineOperation({
+    name: 'wallet.deposit', domain: 'wallet', title: 'Deposit credit',
+    description: 'Add credit: $5 to $10,000 (AUD). Returns pay_url for the human operator; the credit lands once the payment is confirmed.',
+    input: DepositInput, output: DepositResponse, access: { scope: 'financials', permission: 'admin' }, cost: 'free', annotations: SEND,
+    rest: { method: 'POST', path: '/wallet/deposits', status: 201 },
+    run: (ctx, input) => startDeposit(ctx.deps, ctx.principal!, input),
+    nextSteps: afterDeposit,
   }),
-  plannedTool({
-    name: 'wallet.transfer',
-    title: 'Transfer credit',
-    description: "Move credit from this company's wallet to another company's wallet. Maximum $5,000 per transfer (AUD); the balance must cover it. Free.",
-    input: Type.Object(
-      {
-        to_company_id: Id('Company whose wallet receives the credit'),
-        amount: Dollars('none', { exclusiveMinimum: 0, maximum: 5000, description: 'Amount, at most 5000' }),
-        note: Type.Optional(Type.String({ maxLength: 200, description: 'Reference shown in both wallets\' history' })),
-      },
-      closed,
-    ),
-    access: { scope: 'financials', permission: 'admin' },
-    cost: 'free',
-    annotations: WRITE,
-    capability,
+  defineOperation({
+    name: 'wallet.transfer', domain: 'wallet', title: 'Transfer credit',
+    description: "Move credit to another company's wallet by its id: at most $5,000 (AUD) per transfer, never below zero, not to this company.",
+    input: TransferInput, output: TransferResponse, access: { scope: 'financials', permission: 'admin' }, cost: 'free', annotations: WRITE,
+    rest: { method: 'POST', path: '/wallet/transfers', status: 201 },
+    run: (ctx, input) => transfer(ctx.deps, ctx.principal!, input),
+    nextSteps: afterTransfer,
   }),
-  plannedTool({
-    name: 'wallet.crypto_deposit',
-    title: 'Deposit credit with crypto',
-    description:
-      'Start a cryptocurrency deposit into the wallet: returns a payment address or invoice for the amount; the credit (in AUD) is added once the payment is confirmed. Free.',
-    input: Type.Object(
-      {
-        amount: Dollars('none', { exclusiveMinimum: 0, description: 'Credit to add' }),
-        asset: Type.Optional(Type.String({ minLength: 1, maxLength: 20, description: 'Cryptocurrency to pay with, e.g. USDC' })),
-      },
-      closed,
-    ),
-    access: { scope: 'financials', permission: 'admin' },
-    cost: 'free',
-    annotations: SEND,
-    capability,
+  defineOperation({
+    name: 'wallet.crypto_deposit', domain: 'wallet', title: 'Deposit credit with crypto',
+    description: 'Add credit ($5 to $10,000 AUD) paid in crypto: a pending deposit with pay_url, credited once confirmed. The default sandbox uses no real crypto network.',
+    input: CryptoDepositInput, output: DepositResponse, access: { scope: 'financials', permission: 'admin' }, cost: 'free', annotations: SEND,
+    rest: { method: 'POST', path: '/wallet/crypto-deposits', status: 201 },
+    run: (ctx, input) => startCryptoDeposit(ctx.deps, ctx.principal!, input),
+    nextSteps: afterDeposit,
   }),
 ]

@@ -41,3 +41,86 @@ export async function findBalanceCents(tx: postgres.TransactionSql): Promise<num
   const [row] = await tx<{ balance_cents: string }[]>`select balance_cents from wallet_balances`
   return Number(row?.balance_cents ?? 0)
 }
+
+export interface EntryRow {
+  id: string
+  kind: EntryKind
+  amount_cents: string
+  balance_after_cents: string
+  operation: string | null
+  reference: string | null
+  counterparty_company_id: string | null
+  note: string | null
+  created_at: Date
+}
+
+/** A page of entries, newest first by id (the order they were posted), after the keyset `beforeId`. */
+export async function listEntryRows(
+  tx: postgres.TransactionSql,
+  filter: { kind?: EntryKind; since?: Date; until?: Date; beforeId?: string },
+  limit: number,
+): Promise<EntryRow[]> {
+  const conditions = [
+    filter.kind && tx`kind = ${filter.kind}`,
+    filter.since && tx`created_at >= ${filter.since}`,
+    filter.until && tx`created_at < ${filter.until}`,
+    filter.beforeId && tx`id < ${filter.beforeId}`,
+  ].filter((c): c is postgres.PendingQuery<postgres.Row[]> => Boolean(c))
+  const where = conditions.length ? tx`where ${conditions.reduce((all, c) => tx`${all} and ${c}`)}` : tx``
+  return tx<EntryRow[]>`
+    select id::text, kind, amount_cents, balance_after_cents, operation, reference, counterparty_company_id, note, created_at
+    from wallet_entries ${where} order by id desc limit ${limit}`
+}
+
+export interface DepositRow {
+  id: string
+  company_id: string
+  method: 'card' | 'crypto'
+  provider: string
+  amount_cents: string
+  asset: string | null
+  status: 'pending' | 'credited'
+  pay_token: string
+  pay_url: string | null
+  expires_at: Date | null
+  created_at: Date
+  credited_at: Date | null
+}
+
+const depositColumns = (tx: postgres.TransactionSql) =>
+  tx`id, company_id, method, provider, amount_cents, asset, status, pay_token, pay_url, expires_at, created_at, credited_at`
+
+export async function insertDeposit(
+  tx: postgres.TransactionSql,
+  d: { companyId: string; method: 'card' | 'crypto'; provider: string; amountCents: number; asset: string | null; payToken: string; at: Date },
+): Promise<DepositRow> {
+  const [row] = await tx<DepositRow[]>`
+    insert into wallet_deposits (company_id, method, provider, amount_cents, asset, pay_token, created_at)
+    values (${d.companyId}, ${d.method}, ${d.provider}, ${d.amountCents}, ${d.asset}, ${d.payToken}, ${d.at})
+    returning ${depositColumns(tx)}`
+  return row!
+}
+
+export async function attachDepositSession(tx: postgres.TransactionSql, id: string, s: { sessionId: string; payUrl: string; expiresAt: Date }): Promise<DepositRow> {
+  const [row] = await tx<DepositRow[]>`
+    update wallet_deposits set provider_session_id = ${s.sessionId}, pay_url = ${s.payUrl}, expires_at = ${s.expiresAt}
+    where id = ${id} returning ${depositColumns(tx)}`
+  return row!
+}
+
+export async function lockDeposit(tx: postgres.TransactionSql, by: { id: string } | { payToken: string }): Promise<DepositRow | null> {
+  const [row] = 'id' in by
+    ? await tx<DepositRow[]>`select ${depositColumns(tx)} from wallet_deposits where id = ${by.id} for update`
+    : await tx<DepositRow[]>`select ${depositColumns(tx)} from wallet_deposits where pay_token = ${by.payToken} for update`
+  return row ?? null
+}
+
+export async function markDepositCredited(tx: postgres.TransactionSql, id: string, paymentId: string | null, at: Date): Promise<void> {
+  await tx`update wallet_deposits set status = 'credited', credited_at = ${at}, provider_payment_id = ${paymentId} where id = ${id}`
+}
+
+/** The company a sandbox pay page's token belongs to (before the tenant is known). */
+export async function findDepositCompany(sql: Sql, payToken: string): Promise<string | null> {
+  const [row] = await sql<{ company_id: string | null }[]>`select wallet_deposit_company(${payToken}) as company_id`
+  return row?.company_id ?? null
+}

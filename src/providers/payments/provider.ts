@@ -54,6 +54,18 @@ export interface InvoicePaymentRequest {
   idempotencyKey: string
 }
 
+/** A one-off payment that adds credit to the company's own wallet (wallet.deposit), paid to the platform. */
+export interface WalletDepositRequest {
+  companyId: string
+  depositId: string
+  amountCents: number
+  customerEmail: string | null
+  /** The sandbox's pay page is found by it. */
+  payToken: string
+  successUrl: string
+  cancelUrl: string
+}
+
 /**
  * A processor event after its signature was checked. Only what the service acts on is parsed;
  * anything else comes back as kind 'ignored' (and is still acknowledged).
@@ -66,6 +78,8 @@ export type ProcessorEvent =
   }
   | { kind: 'account'; eventId: string; accountId: string; chargesEnabled: boolean; occurredAt: Date }
   | SubscriptionEvent
+  /** A wallet deposit paid (stripe-wallet.ts); accountId is set only when it was paid on a connected account, which is not ours to credit. */
+  | { kind: 'wallet_deposit'; eventId: string; companyId: string; depositId: string; amountCents: number; paymentId: string; occurredAt: Date; accountId: string | null }
   | { kind: 'ignored'; eventId: string; type: string }
 
 /**
@@ -126,6 +140,8 @@ export interface PaymentsProvider {
   createInvoicePayment(request: InvoicePaymentRequest): Promise<HostedSession>
   /** The plan subscription as the processor holds it now; null when the processor does not know it. */
   retrieveSubscription(subscriptionId: string): Promise<ProcessorSubscription | null>
+  /** A hosted one-off payment (Stripe Checkout in payment mode) that credits the wallet when its event arrives. */
+  createWalletDeposit(request: WalletDepositRequest): Promise<HostedSession>
   /** Checks the signature on the raw body and parses the event; throws WebhookSignatureError when it does not verify. */
   verifyWebhook(rawBody: Buffer, signatureHeader: string | undefined): ProcessorEvent
 }

@@ -3,7 +3,7 @@
 // manage the subscription. Records name the provider 'sandbox', so nothing claims a real charge.
 import { randomBytes } from 'node:crypto'
 import { AppError } from '../../core/errors.js'
-import { WebhookSignatureError, type CheckoutRequest, type ConnectedAccount, type HostedSession, type InvoicePaymentRequest, type PaymentMethodActivation, type PaymentsProvider, type ProcessorEvent, type ProcessorSubscription } from './provider.js'
+import { WebhookSignatureError, type CheckoutRequest, type ConnectedAccount, type HostedSession, type InvoicePaymentRequest, type PaymentMethodActivation, type PaymentsProvider, type ProcessorEvent, type ProcessorSubscription, type WalletDepositRequest } from './provider.js'
 
 const SESSION_TTL_MS = 24 * 60 * 60 * 1000
 const id = (prefix: string) => `${prefix}_sandbox_${randomBytes(16).toString('base64url')}`
@@ -47,6 +47,11 @@ export class SandboxPayments implements PaymentsProvider {
   /** The sandbox's own pay page for the invoice (src/transports/pages/invoice-page.ts), found by the invoice's public token. */
   async createInvoicePayment(request: InvoicePaymentRequest): Promise<HostedSession> {
     return { id: id('cs'), url: `${this.urls.siteRoot}/sandbox/invoices/${request.publicToken}`, expiresAt: new Date(this.now().getTime() + SESSION_TTL_MS) }
+  }
+
+  /** The sandbox's own card page for the deposit (src/transports/pages/wallet-pages.ts), which credits it when paid. */
+  async createWalletDeposit(request: WalletDepositRequest): Promise<HostedSession> {
+    return { id: id('cs'), url: `${this.urls.siteRoot}/sandbox/wallet/${request.payToken}`, expiresAt: new Date(this.now().getTime() + SESSION_TTL_MS) }
   }
 
   /** Payments on the sandbox page are recorded by the page itself; no processor sends webhooks here. */

@@ -4,8 +4,9 @@
 // of record: its name on the card statement, its Stripe fees, its refunds and disputes.
 import Stripe from 'stripe'
 import { AppError } from '../../core/errors.js'
-import { WebhookSignatureError, type CheckoutRequest, type ConnectedAccount, type HostedSession, type InvoicePaymentRequest, type PaymentMethodActivation, type PaymentsProvider, type ProcessorEvent, type ProcessorSubscription } from './provider.js'
+import { WebhookSignatureError, type CheckoutRequest, type ConnectedAccount, type HostedSession, type InvoicePaymentRequest, type PaymentMethodActivation, type PaymentsProvider, type ProcessorEvent, type ProcessorSubscription, type WalletDepositRequest } from './provider.js'
 import { toProcessorSubscription, toSubscriptionEvent } from './stripe-subscription-events.js'
+import { walletDepositEvent, walletDepositSession } from './stripe-wallet.js'
 
 export interface StripePaymentsConfig {
   secretKey: string
@@ -161,6 +162,10 @@ export class StripePayments implements PaymentsProvider {
     return hosted(session)
   }
 
+  async createWalletDeposit(request: WalletDepositRequest): Promise<HostedSession> {
+    return hosted(await this.stripe.checkout.sessions.create(walletDepositSession(request), { idempotencyKey: `wallet-deposit:${request.depositId}` }))
+  }
+
   verifyWebhook(rawBody: Buffer, signatureHeader: string | undefined): ProcessorEvent {
     if (!signatureHeader) throw new WebhookSignatureError('The Stripe-Signature header is missing.')
     let event: Stripe.Event
@@ -224,6 +229,8 @@ function unusablePaymentMethod(error: unknown): boolean {
 function toProcessorEvent(event: Stripe.Event): ProcessorEvent {
   const ignored: ProcessorEvent = { kind: 'ignored', eventId: event.id, type: event.type }
   const occurredAt = new Date(event.created * 1000)
+  const deposit = walletDepositEvent(event)
+  if (deposit) return deposit
   const subscription = toSubscriptionEvent(event) // plan subscriptions: stripe-subscription-events.ts
   if (subscription) return subscription
   switch (event.type) {
