@@ -153,6 +153,18 @@ describe('wallet.transfer', () => {
     expect(inn).toMatchObject({ amount: 1.5, reference: sent.transfer.id, counterparty_company_id: a.company_id, note: 'thanks' })
   })
 
+  it('names the receiving company by its own referral code instead of its id', async () => {
+    const a = await company()
+    const b = await company()
+    const { code } = await tool(b.client, 'ecosystem.referral_link')
+    const sent = await tool(a.client, 'wallet.transfer', { to_referral_code: code.toLowerCase(), amount: 2 })
+    expect(sent).toMatchObject({ transfer: { to_company_id: b.company_id, amount: 2 }, balance: 3 })
+    expect((await ledger(b.company_id)).cached).toBe(700)
+    expect(await toolError(a.client, 'wallet.transfer', { to_referral_code: 'NOSUCHCODE', amount: 1 })).toMatchObject({ error: 'not_found' })
+    expect(await toolError(a.client, 'wallet.transfer', { amount: 1 })).toMatchObject({ error: 'validation_error' })
+    expect(await toolError(a.client, 'wallet.transfer', { to_company_id: b.company_id, to_referral_code: code, amount: 1 })).toMatchObject({ error: 'validation_error' })
+  })
+
   it('refuses above $5,000, to itself, to an unknown company, and beyond the balance', async () => {
     const a = await company()
     const b = await company()

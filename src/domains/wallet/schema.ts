@@ -85,7 +85,8 @@ export const DepositResponse = Type.Object({
 
 export const TransferInput = Type.Object(
   {
-    to_company_id: Type.String({ format: 'uuid', description: 'Company whose wallet receives the credit' }),
+    to_company_id: Type.Optional(Type.String({ format: 'uuid', description: 'Company whose wallet receives the credit (or give to_referral_code)' })),
+    to_referral_code: Type.Optional(Type.String({ minLength: 4, maxLength: 20, description: 'The receiving company\'s own referral code (ecosystem.referral_link), instead of its id' })),
     amount: Dollars('none', { exclusiveMinimum: 0, maximum: TRANSFER_MAX_DOLLARS, description: 'Credit to move, at most 5000' }),
     note: Type.Optional(Type.String({ maxLength: 200, description: "Shown in both wallets' history" })),
   },

@@ -1,4 +1,6 @@
 // wallet.balance, wallet.history and wallet.transfer (deposits are in deposits.ts).
+import { findCodeOwner } from '../ecosystem/queries.js'
+import { normaliseReferralCode } from '../../core/referral-code.js'
 import { randomUUID } from 'node:crypto'
 import type { Deps } from '../../core/deps.js'
 import type { Principal } from '../../core/access.js'
@@ -59,12 +61,23 @@ export async function listHistory(deps: Deps, principal: Principal, input: { typ
   return { entries: rows.map(presentEntry), limit, next_cursor: rows.length === limit && last ? encodeCursor(last.id) : null }
 }
 
-export async function transfer(deps: Deps, principal: Principal, input: { to_company_id: string; amount: number; note?: string }) {
+/** The receiving company: by id, or by its own referral code (one of the two, not both). */
+async function recipientOf(deps: Deps, input: { to_company_id?: string; to_referral_code?: string }): Promise<string> {
+  if ((input.to_company_id === undefined) === (input.to_referral_code === undefined)) {
+    throw validationError(['to_company_id: give the receiving company by to_company_id or by to_referral_code (one of the two)'])
+  }
+  if (input.to_company_id !== undefined) return input.to_company_id.toLowerCase()
+  const owner = await findCodeOwner(deps.db.app, normaliseReferralCode(input.to_referral_code!), null)
+  if (!owner) throw new AppError('not_found', `No company has the referral code ${input.to_referral_code}. Check the code (ecosystem.referral_link shows a company its own); nothing was moved.`)
+  return owner.company_id
+}
+
+export async function transfer(deps: Deps, principal: Principal, input: { to_company_id?: string; to_referral_code?: string; amount: number; note?: string }) {
   const cents = parseDollars(input.amount, 'amount')
   if (cents <= 0 || cents > TRANSFER_MAX_DOLLARS * 100) {
     throw validationError([`amount: a transfer is more than $0 and at most $${TRANSFER_MAX_DOLLARS.toLocaleString('en-AU')}; split a larger amount into several transfers`])
   }
-  const toId = input.to_company_id.toLowerCase()
+  const toId = await recipientOf(deps, input)
   if (toId === principal.companyId) {
     throw validationError(['to_company_id: is this company; a transfer goes to another company'], 'Credit cannot be transferred to the same wallet.')
   }
