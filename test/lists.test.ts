@@ -441,6 +441,10 @@ describe('every list filter is served by an index', () => {
     'services.search': 'a service catalogue is small; the per-company index bounds the scan',
     'workflows.enabled': 'workflows.list pages over the automation catalogue in code (a dozen entries), not a table',
     'workflows.workflow_id': 'only pending actions are listed, through the partial index of pending rows (pending_actions_company_pending), which expiry keeps small',
+    // wallet.history pages by entry id with no count (the cases above check a page and its count).
+    'wallet.type': 'served by wallet_entries_kind (company_id, kind, id desc), migration 027',
+    'wallet.since': 'served by wallet_entries_created (company_id, created_at), migration 027',
+    'wallet.until': 'served by wallet_entries_created (company_id, created_at), migration 027',
     'comms.channel': 'two channels, each a large share of the messages: newest first (communications_company_created_id) a page fills within a few rows, and the count stops at the cap',
   }
   it('every filter of every paged list in the registry has an index case above (or a stated reason)', () => {

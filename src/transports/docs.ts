@@ -52,6 +52,7 @@ export function buildDocs(registry: Registry, urls: Urls) {
       { error: 'conflict', status: 409 },
       { error: 'idempotency_conflict', status: 409 },
       { error: 'payment_account_required', status: 409, extra: 'next_step' },
+      { error: 'insufficient_credit', status: 402, extra: 'next_step' },
       { error: 'payload_too_large', status: 413 },
       { error: 'rate_limited', status: 429, extra: 'retry_after_seconds' },
       { error: 'internal_error', status: 500 },

@@ -29,6 +29,10 @@ CREATE TABLE wallet_entries (
 );
 CREATE UNIQUE INDEX wallet_entries_reference ON wallet_entries (company_id, kind, reference) WHERE reference IS NOT NULL;
 CREATE INDEX wallet_entries_history ON wallet_entries (company_id, id DESC);
+-- wallet.history's filters: one kind (a month of charges is thousands of rows beside a few deposits),
+-- and a time window.
+CREATE INDEX wallet_entries_kind ON wallet_entries (company_id, kind, id DESC);
+CREATE INDEX wallet_entries_created ON wallet_entries (company_id, created_at);
 
 SELECT enable_tenant_rls(t) FROM unnest(ARRAY['wallet_balances', 'wallet_entries']) AS t;
 GRANT USAGE ON SEQUENCE wallet_entries_id_seq TO tradie_app;
