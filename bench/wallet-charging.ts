@@ -6,7 +6,7 @@ import { autocannon, startBenchService } from './harness.js'
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 20)
-const rounds = Number(process.env.BENCH_ROUNDS ?? 2)
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3)
 // Enough credit that no call is refused: every call of the run is charged a cent.
 const service = await startBenchService('Bench Wallet Plumbing', { WALLET_STARTING_CREDIT_CENTS: 1_000_000_000 })
 const base = service.base

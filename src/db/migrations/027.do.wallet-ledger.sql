@@ -124,3 +124,42 @@ BEGIN
 END $$;
 REVOKE ALL ON FUNCTION wallet_transfer(uuid, uuid, bigint, text, text, timestamptz) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION wallet_transfer(uuid, uuid, bigint, text, text, timestamptz) TO tradie_app;
+
+-- Tool-call charges of one company, arrived together, in one statement under one lock (the meter
+-- batches calls that arrive while a charge is in flight, as the API-call counter does): each in
+-- order, applied while the balance covers it, else refused; one entry per applied charge. Commits
+-- without waiting for the WAL flush, as wallet_post does for charges. Returns one row per charge,
+-- in order: applied (its entry) or insufficient, with the balance after it.
+CREATE FUNCTION wallet_charge_many(p_company uuid, p_cents bigint[], p_operations text[], p_now timestamptz)
+RETURNS TABLE (ord integer, status text, entry_id bigint, balance_cents bigint)
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp
+AS $$
+DECLARE
+  current_balance bigint;
+  i integer;
+  new_id bigint;
+BEGIN
+  PERFORM set_config('synchronous_commit', 'off', true);
+  SELECT b.balance_cents INTO current_balance FROM wallet_balances b WHERE b.company_id = p_company FOR UPDATE;
+  IF NOT FOUND THEN
+    INSERT INTO wallet_balances (company_id, balance_cents, updated_at) VALUES (p_company, 0, p_now)
+      ON CONFLICT (company_id) DO NOTHING;
+    SELECT b.balance_cents INTO current_balance FROM wallet_balances b WHERE b.company_id = p_company FOR UPDATE;
+  END IF;
+  FOR i IN 1 .. coalesce(array_length(p_cents, 1), 0) LOOP
+    IF p_cents[i] <= 0 THEN RAISE EXCEPTION 'wallet_charge_many: a charge is a positive number of cents'; END IF;
+    IF current_balance >= p_cents[i] THEN
+      current_balance := current_balance - p_cents[i];
+      INSERT INTO wallet_entries (company_id, kind, amount_cents, balance_after_cents, operation, created_at)
+        VALUES (p_company, 'charge', -p_cents[i], current_balance, p_operations[i], p_now)
+        RETURNING id INTO new_id;
+      ord := i; status := 'applied'; entry_id := new_id; balance_cents := current_balance;
+    ELSE
+      ord := i; status := 'insufficient'; entry_id := NULL; balance_cents := current_balance;
+    END IF;
+    RETURN NEXT;
+  END LOOP;
+  UPDATE wallet_balances SET balance_cents = current_balance, updated_at = p_now WHERE company_id = p_company;
+END $$;
+REVOKE ALL ON FUNCTION wallet_charge_many(uuid, bigint[], text[], timestamptz) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION wallet_charge_many(uuid, bigint[], text[], timestamptz) TO tradie_app;

@@ -7,13 +7,14 @@ import { AppError } from '../../core/errors.js'
 import { formatCents } from '../../core/money.js'
 import { PRICE_CENTS } from './prices.js'
 import { postEntry } from './queries.js'
+import { chargeBatcherOf } from './charge-batcher.js'
 
 export function creditMeter(deps: Pick<Deps, 'db' | 'clock' | 'config'>): CreditMeter {
   return {
     async charge({ principal, operation, transport }) {
       const cents = PRICE_CENTS[operation.cost]
       if (!deps.config.WALLET_CHARGING || transport !== 'mcp' || !principal || cents === 0) return null
-      const charged = await postEntry(deps.db.app, { companyId: principal.companyId, kind: 'charge', cents: -cents, operation: operation.name, at: deps.clock.now() })
+      const charged = await chargeBatcherOf(deps).charge(principal.companyId, cents, operation.name)
       if (charged.status !== 'applied') {
         throw new AppError('insufficient_credit',
           `${operation.name} costs ${formatCents(cents)} of credit and the wallet holds ${formatCents(charged.balanceCents)}. Add credit with wallet.deposit (from $5), then call again.`,

@@ -124,3 +124,12 @@ export async function findDepositCompany(sql: Sql, payToken: string): Promise<st
   const [row] = await sql<{ company_id: string | null }[]>`select wallet_deposit_company(${payToken}) as company_id`
   return row?.company_id ?? null
 }
+
+export interface ChargeOutcome { status: 'applied' | 'insufficient'; entryId: string | null; balanceCents: number }
+
+/** Charges in arrival order under one lock of the company's balance (wallet_charge_many). */
+export async function chargeMany(sql: Sql, companyId: string, cents: number[], operations: string[], at: Date): Promise<ChargeOutcome[]> {
+  const rows = await sql<{ ord: number; status: 'applied' | 'insufficient'; entry_id: string | null; balance_cents: string }[]>`
+    select ord, status, entry_id, balance_cents from wallet_charge_many(${companyId}, ${cents}::bigint[], ${operations}::text[], ${at}) order by ord`
+  return rows.map((r) => ({ status: r.status, entryId: r.entry_id, balanceCents: Number(r.balance_cents) }))
+}
