@@ -65,13 +65,16 @@ describe('charging tool calls', () => {
     expect(charges!.n).toBe(2)
   })
 
-  it('a call that fails is given back; a replay of an idempotent write is charged once', async () => {
+  it('a failed read is given back; a failed write is never charged, its charge rolled back with it; a replay is charged once', async () => {
     const c = await company()
-    const failed = await c.client.callTool({ name: 'jobs.complete', arguments: { job_id: '00000000-0000-4000-8000-000000000000' } })
-    expect(failed.isError).toBe(true)
+    const failedRead = await c.client.callTool({ name: 'invoicing.get', arguments: { id: '00000000-0000-4000-8000-000000000000' } })
+    expect(failedRead.isError).toBe(true)
+    const failedWrite = await c.client.callTool({ name: 'jobs.complete', arguments: { job_id: '00000000-0000-4000-8000-000000000000' } })
+    expect(failedWrite.isError).toBe(true)
     expect(await ledger(c.company_id)).toEqual({ cached: 500, sum: 500, negative: 0 })
+    // The read was charged before it ran and given back; the write's charge was in its own transaction.
     const entries = await app.owner`select kind, amount_cents::int as cents, operation from wallet_entries where company_id = ${c.company_id} and kind in ('charge', 'refund') order by id`
-    expect(entries).toEqual([{ kind: 'charge', cents: -5, operation: 'jobs.complete' }, { kind: 'refund', cents: 5, operation: 'jobs.complete' }])
+    expect(entries).toEqual([{ kind: 'charge', cents: -1, operation: 'invoicing.get' }, { kind: 'refund', cents: 1, operation: 'invoicing.get' }])
 
     const args = { name: 'Once Only', idempotency_key: 'create-once-1' }
     const first = await tool(c.client, 'leads.create', args)
@@ -92,6 +95,27 @@ describe('charging tool calls', () => {
       expect((r.structuredContent as { message: string }).message).toContain('wallet.deposit')
     }
     expect(await ledger(c.company_id)).toEqual({ cached: 0, sum: 0, negative: 0 })
+  })
+
+  it("a write's charge commits in its own transaction, with its change; a dry run (which changes nothing) is charged once", async () => {
+    const c = await company()
+    const { lead } = await tool(c.client, 'leads.create', { name: 'Tx Charge' })
+    // The charge and the lead were written by one transaction: the same transaction id on both rows.
+    const [charge] = await app.owner`select xmin::text as tx from wallet_entries where company_id = ${c.company_id} and kind = 'charge' and operation = 'leads.create'`
+    const [row] = await app.owner`select xmin::text as tx from leads where id = ${lead.id}`
+    expect(charge!.tx).toBe(row!.tx)
+    const dry = await tool(c.client, 'leads.create', { name: 'Dry Charge', phone: '0412 345 678', dry_run: true })
+    expect(dry.lead).toBeNull()
+    expect((await ledger(c.company_id)).cached).toBe(500 - 5 - 5)
+  })
+
+  it('a write refused for want of credit changes nothing', async () => {
+    const c = await company()
+    await setBalance(c.company_id, 3)
+    const refused = await c.client.callTool({ name: 'leads.create', arguments: { name: 'No Credit' } })
+    expect(refused.structuredContent).toMatchObject({ error: 'insufficient_credit', balance: 0.03, price: 0.05 })
+    expect((await tool(c.client, 'leads.list', {})).total).toBe(0)
+    expect(await ledger(c.company_id)).toEqual({ cached: 2, sum: 2, negative: 0 }) // the list read cost 1
   })
 
   it('at zero, a free tool still answers, and REST still works', async () => {

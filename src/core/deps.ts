@@ -1,5 +1,6 @@
 // What operations, services and activities need from the outside world, injected so tests use the
 // same real parts with their own database, clock and task queue.
+import type { PendingCharge } from './charge-scope.js'
 import type postgres from 'postgres'
 import type { Config } from '../config.js'
 import type { Db } from '../db/sql.js'
@@ -29,6 +30,8 @@ export interface CreditReceipt { companyId: string; entryId: string; cents: numb
 export interface CreditMeter {
   /** null: the call is free (its class, its transport, or charging is off). Throws insufficient_credit. */
   charge(call: { principal: Principal | null; operation: { name: string; cost: CostClass }; transport: 'rest' | 'mcp' }): Promise<CreditReceipt | null>
+  /** A write's charge for its own transaction to take (core/charge-scope.ts); null when the call is free. */
+  pending(call: { principal: Principal | null; operation: { name: string; cost: CostClass }; transport: 'rest' | 'mcp' }): PendingCharge | null
   refund(receipt: CreditReceipt): Promise<void>
 }
 

@@ -6,6 +6,7 @@
 import type { Feature, Principal } from './access.js'
 import { authorize, countApiCall } from './auth.js'
 import type { CreditReceipt, Deps } from './deps.js'
+import { runWithCharge, type PendingCharge } from './charge-scope.js'
 import { AppError, fromDataException } from './errors.js'
 import { acceptAliases } from './aliases.js'
 import { guardInput } from './input-guard.js'
@@ -96,12 +97,20 @@ export async function execute(op: AnyOperation, ctx: ExecuteContext, raw: Record
 
   let output: unknown
   let receipt: CreditReceipt | null = null
+  let pending: PendingCharge | null = null
   try {
-    // Cost: the wallet charges credit here, by op.cost, before the operation runs (after a replay
-    // has answered, so a replay is never charged twice), and gives it back below if the call fails.
-    receipt = (await ctx.deps.credits?.charge({ principal, operation: op, transport: ctx.transport })) ?? null
-    output = await op.run(opCtx, input as never)
+    // Cost, by op.cost, after a replay has answered (a replay is never charged twice). A write is
+    // charged in its own transaction (core/charge-scope.ts); a read before it runs, given back below
+    // if it fails. A write whose change did not commit in a transaction of its company (a dry run)
+    // is charged once it returns.
+    const call = { principal, operation: op, transport: ctx.transport }
+    pending = isWrite(op) ? (ctx.deps.credits?.pending(call) ?? null) : null
+    if (!isWrite(op)) receipt = (await ctx.deps.credits?.charge(call)) ?? null
+    output = pending ? await runWithCharge(pending, () => op.run(opCtx, input as never)) : await op.run(opCtx, input as never)
+    if (pending && !pending.committed) await ctx.deps.credits!.charge(call)
   } catch (thrown) {
+    // A write whose charge committed with an earlier transaction of the call, then failed: given back.
+    if (pending?.committed && pending.entryId) receipt = { companyId: pending.companyId, entryId: pending.entryId, cents: pending.cents, operation: pending.operation }
     if (receipt) await ctx.deps.credits!.refund(receipt).catch((err: unknown) => ctx.deps.logger.error({ err, operation: op.name, requestId: ctx.requestId }, 'refund of a failed call failed'))
     const dataException = fromDataException(thrown)
     if (dataException) ctx.deps.logger.warn({ err: thrown, operation: op.name, requestId: ctx.requestId }, 'database refused an input value')

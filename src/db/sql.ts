@@ -1,5 +1,6 @@
 // Database access. Two pools: the owner (migrations only) and the app role, which Row Level
 // Security applies to. Domain code reaches tenant rows only through withTenant().
+import { claimCharge } from '../core/charge-scope.js'
 import postgres from 'postgres'
 import { isUuid } from '../core/uuid.js'
 import { arrayTypes } from './array-types.js'
@@ -89,9 +90,14 @@ export async function withTenant<T>(db: Db, companyId: string, fn: (tx: postgres
   const conn = await db.app.reserve()
   try {
     const opened = conn.unsafe(openTenantTransaction(companyId)).execute()
+    // A write tool call's charge goes first in its first transaction (core/charge-scope.ts).
+    const charge = claimCharge(companyId)
     // Both settled before deciding: fn must be done with the connection before it is rolled back and released.
     // (async () => ...) turns a synchronous throw into a rejection, so it is rolled back like any other.
-    const running = (async () => fn(conn as unknown as postgres.TransactionSql))()
+    const running = (async () => {
+      if (charge) await charge.take(conn as unknown as postgres.TransactionSql)
+      return fn(conn as unknown as postgres.TransactionSql)
+    })()
     const [opening, ran] = await Promise.allSettled([opened, running])
     if (opening.status === 'rejected' || ran.status === 'rejected') {
       await conn`rollback`.catch(() => {})
@@ -101,6 +107,7 @@ export async function withTenant<T>(db: Db, companyId: string, fn: (tx: postgres
     // A query fn started but did not await may have failed: Postgres then answers COMMIT with
     // ROLLBACK. postgres.js's begin() throws in that case too; so do we.
     if (committed.command === 'ROLLBACK') throw new Error('withTenant: the transaction was rolled back because one of its queries failed')
+    if (charge) charge.committed = true
     return ran.value
   } finally {
     conn.release()

@@ -52,14 +52,6 @@ DECLARE
   current_balance bigint;
   new_id bigint;
 BEGIN
-  -- A tool call's charge (and its give-back) commits without waiting for the WAL flush, as
-  -- count_api_calls does: the balance row's lock is then held for the statement, not for a disk
-  -- sync, so one company's concurrent calls do not queue behind each other's fsync. A crash can
-  -- forget the last fraction of a second of charges (calls that were then free), never credit
-  -- given or taken otherwise: deposits, transfers and grants keep synchronous commit.
-  IF p_kind IN ('charge', 'refund') AND p_operation IS NOT NULL THEN
-    PERFORM set_config('synchronous_commit', 'off', true);
-  END IF;
   SELECT b.balance_cents INTO current_balance FROM wallet_balances b WHERE b.company_id = p_company FOR UPDATE;
   IF NOT FOUND THEN -- the company's first posting
     INSERT INTO wallet_balances (company_id, balance_cents, updated_at) VALUES (p_company, 0, p_now)
@@ -128,7 +120,9 @@ GRANT EXECUTE ON FUNCTION wallet_transfer(uuid, uuid, bigint, text, text, timest
 -- Tool-call charges of one company, arrived together, in one statement under one lock (the meter
 -- batches calls that arrive while a charge is in flight, as the API-call counter does): each in
 -- order, applied while the balance covers it, else refused; one entry per applied charge. Commits
--- without waiting for the WAL flush, as wallet_post does for charges. Returns one row per charge,
+-- without waiting for the WAL flush, as count_api_calls does: a crash can forget the last fraction of
+-- a second of read charges (reads that were then free); deposits, transfers, grants and the charges
+-- of writes (taken in the write's own transaction) keep synchronous commit. Returns one row per charge,
 -- in order: applied (its entry) or insufficient, with the balance after it.
 CREATE FUNCTION wallet_charge_many(p_company uuid, p_cents bigint[], p_operations text[], p_now timestamptz)
 RETURNS TABLE (ord integer, status text, entry_id bigint, balance_cents bigint)
