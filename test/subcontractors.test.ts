@@ -179,7 +179,7 @@ describe('expiry reminders', () => {
     expect(await reminderRows(subcontractor.id)).toHaveLength(2)
   })
 
-  it('no expiry dates or dates well ahead of the notice day: nothing due now', async () => {
+  it('an expiry more than 30 days ahead: one reminder, due on its notice day, not now', async () => {
     const { expiry_reminders } = await register(clientA, { name: 'Far Fran', licence_expiry: daysFromToday(400) })
     expect(expiry_reminders).toHaveLength(1)
     expect(Date.parse(expiry_reminders[0].due_at)).toBeGreaterThan(Date.now() + 300 * 86_400_000)
