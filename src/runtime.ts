@@ -13,7 +13,7 @@ import type { Deps } from './core/deps.js'
 import type { AnyOperation } from './core/operation.js'
 import { composition, createRegistry } from './domains/index.js'
 import { createApp } from './app.js'
-import { createCryptoProvider, createEmailProvider, createPaymentsProvider, createSmsProvider } from './providers/index.js'
+import { createCryptoProvider, createEmailProvider, createPaymentsProvider, createRegisterProvider, createSmsProvider } from './providers/index.js'
 import { connectClient, ensureSearchAttributes } from './temporal/connection.js'
 import { WorkflowDispatcher } from './temporal/outbox.js'
 import { WebhookDispatcher } from './domains/webhooks/dispatcher.js'
@@ -80,6 +80,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     urls,
     payments: createPaymentsProvider(config, urls, () => clock.now()),
     crypto: createCryptoProvider(config, urls, () => clock.now()),
+    registers: createRegisterProvider(config),
     sms: createSmsProvider(config),
     email: createEmailProvider(config),
     workflows,

@@ -445,6 +445,12 @@ describe('every list filter is served by an index', () => {
     'wallet.type': 'served by wallet_entries_kind (company_id, kind, id desc), migration 027',
     'wallet.since': 'served by wallet_entries_created (company_id, created_at), migration 027',
     'wallet.until': 'served by wallet_entries_created (company_id, created_at), migration 027',
+    // subcontractors.list: a company's subcontractors are tens, not thousands; migration 031 still
+    // gives status a (company_id, status, created_at, id) index and trade/area GIN indexes.
+    'subcontractors.trade': 'a few dozen rows per company (subcontractors_company_created bounds the scan); GIN subcontractors_trades exists for larger registers',
+    'subcontractors.status': 'served by subcontractors_company_status (company_id, status, created_at desc, id desc), migration 031',
+    'subcontractors.available': 'two values over a few dozen rows per company; the per-company created index bounds the scan',
+    'subcontractors.area': 'a few dozen rows per company (subcontractors_company_created bounds the scan); GIN subcontractors_suburbs exists for larger registers',
     'comms.channel': 'two channels, each a large share of the messages: newest first (communications_company_created_id) a page fills within a few rows, and the count stops at the cap',
   }
   it('every filter of every paged list in the registry has an index case above (or a stated reason)', () => {

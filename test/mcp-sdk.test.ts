@@ -95,7 +95,7 @@ for (const transport of ['streamable HTTP', 'SSE'] as const) {
       const res = await client.callTool({ name: 'leads.update', arguments: { lead_id: '00000000-0000-4000-8000-000000000000', name: 'x' } })
       expect(res.isError).toBe(true)
       expect(structured(res)).toMatchObject({ error: 'not_found' })
-      const planned = await client.callTool({ name: 'subcontractors.list', arguments: {} })
+      const planned = await client.callTool({ name: 'subcontractors.dispatch', arguments: { subcontractor_id: 's1', job_id: 'j1' } })
       expect(planned.isError).toBe(true)
       expect(structured(planned)).toMatchObject({ error: 'not_implemented', capability: 'Subcontractors and compliance' })
       const invalid = await client.callTool({ name: 'leads.create', arguments: { phone: '0412345678' } })

@@ -12,6 +12,7 @@ import type { PaymentsProvider } from '../providers/payments/provider.js'
 import type { CryptoProvider } from '../providers/crypto/provider.js'
 import type { StartAfterCommit, WorkflowDispatcher } from '../temporal/outbox.js'
 import type { EventType } from './events.js'
+import type { RegisterProvider } from '../providers/registers/provider.js'
 import type { SmsProvider } from '../providers/sms/provider.js'
 import type { EmailProvider } from '../providers/email/provider.js'
 import type { QueuedMessage } from '../../workflows/messages.js'
@@ -44,6 +45,8 @@ export interface Deps {
   payments: PaymentsProvider
   /** Crypto deposits into the wallet (the sandbox unless configured). */
   crypto: CryptoProvider
+  /** Licence and ABN register checks (subcontractors); the default records details as not checked. */
+  registers: RegisterProvider
   sms: SmsProvider
   email: EmailProvider
   workflows: WorkflowDispatcher

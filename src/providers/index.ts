@@ -8,6 +8,8 @@ import type { PaymentsProvider } from './payments/provider.js'
 import { SandboxPayments } from './payments/sandbox.js'
 import { StripePayments } from './payments/stripe.js'
 import { SmtpEmail } from './email/smtp.js'
+import type { RegisterProvider } from './registers/provider.js'
+import { UncheckedRegister } from './registers/unchecked.js'
 import { LocalOutboxSms } from './sms/local.js'
 import type { SmsProvider } from './sms/provider.js'
 import { TwilioSms } from './sms/twilio.js'
@@ -35,4 +37,9 @@ export function createPaymentsProvider(config: Config, urls: { siteRoot: string 
 /** Only the sandbox exists so far (config allows nothing else): it says plainly that no real network is used. */
 export function createCryptoProvider(_config: Config, urls: { siteRoot: string }, now: () => Date): CryptoProvider {
   return new SandboxCrypto(urls, now)
+}
+
+/** Licence and ABN checks: only the honest default exists so far (it consults no register and says so). */
+export function createRegisterProvider(_config: Config): RegisterProvider {
+  return new UncheckedRegister()
 }

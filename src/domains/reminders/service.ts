@@ -10,7 +10,7 @@ import { pageEnvelope, pageFrom, timestampFilter } from '../../core/paging.js'
 import { isAuMobile } from '../../core/phone.js'
 import { zonedToInstant } from '../../core/zoned-time.js'
 import { withTenant } from '../../db/sql.js'
-import { withTenantThenStart } from '../../temporal/outbox.js'
+import { withTenantThenStart, type StartAfterCommit } from '../../temporal/outbox.js'
 import {
   findCompanyTimeZoneAndPhone, findReminder, insertReminder, linkedRecordExists, listReminderRows, presentReminder, updateReminderRow,
 } from './queries.js'
@@ -123,4 +123,17 @@ export async function listReminders(deps: Deps, principal: Principal, input: Sta
   const reminders = rows.map(presentReminder)
   // The cursor's keyset is (due_at, id): the list's own order.
   return { reminders, ...pageEnvelope(reminders.map((r) => ({ createdAt: r.dueAt, id: r.id })), total, page) }
+}
+
+/**
+ * A reminder raised by another domain inside its own transaction (a subcontractor's licence or
+ * insurance nearing expiry): the owner's reminder with its durable timer, started after commit.
+ */
+export async function raiseReminder(
+  tx: postgres.TransactionSql, start: StartAfterCommit, companyId: string,
+  reminder: { title: string; notes: string; dueAt: Date }, now: Date,
+): Promise<string> {
+  const id = await insertReminder(tx, companyId, { title: reminder.title, notes: reminder.notes, due_at: reminder.dueAt, lead_id: null, job_id: null, notify_channel: null }, now)
+  await start(reminderTimerStart(companyId, id, 1, reminder.dueAt, true))
+  return id
 }

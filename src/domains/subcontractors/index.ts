@@ -1,8 +1,8 @@
 import { defineDomain } from '../../core/domain.js'
-import { subcontractorsPlannedTools } from './operations.js'
+import { subcontractorOperations, subcontractorsPlannedTools } from './operations.js'
 
 export const subcontractorsDomain = defineDomain({
   name: 'subcontractors',
   description: 'Subcontractors: register, verify, list and dispatch.',
-  operations: [...subcontractorsPlannedTools],
+  operations: [...subcontractorOperations, ...subcontractorsPlannedTools],
 })

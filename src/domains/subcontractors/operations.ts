@@ -1,57 +1,63 @@
 import Type from 'typebox'
-import type { AnyOperation } from '../../core/operation.js'
-import { plannedTool, READ, SEND, WRITE } from '../../core/planned.js'
-import { DateTime, Dollars, StringEnum } from '../../core/schema-helpers.js'
-import { AuState, closed, DateOnly, Id, Paging, Trade } from '../shared-schema.js'
+import { defineOperation, type AnyOperation } from '../../core/operation.js'
+import { plannedTool, SEND } from '../../core/planned.js'
+import { READ, WRITE } from '../../core/annotations.js'
+import { DateTime } from '../../core/schema-helpers.js'
+import { closed, Id } from '../shared-schema.js'
+import { afterSubcontractorChange } from './next-steps.js'
+import {
+  ListSubcontractorsInput, RegisterSubcontractorInput, RegisterSubcontractorResponse, SubcontractorListResponse, VerifySubcontractorInput,
+  VerifySubcontractorResponse,
+} from './schema.js'
+import { listSubcontractors, registerSubcontractor, verifySubcontractor } from './service.js'
+
+export const subcontractorOperations = [
+  defineOperation({
+    name: 'subcontractors.list',
+    domain: 'subcontractors',
+    title: 'List subcontractors',
+    description: 'List subcontractors newest first with licence, insurance and status; filter by trade, status, availability or area (suburb).',
+    input: ListSubcontractorsInput,
+    output: SubcontractorListResponse,
+    access: { scope: 'jobs', permission: 'read' },
+    cost: 'read',
+    annotations: READ,
+    rest: { method: 'GET', path: '/subcontractors' },
+    run: (ctx, input) => listSubcontractors(ctx.deps, ctx.principal!, input),
+  }),
+  defineOperation({
+    name: 'subcontractors.register',
+    domain: 'subcontractors',
+    title: 'Register a subcontractor',
+    description: 'Register a subcontractor (status pending). Licence/ABN go to the register check (default: recorded, not checked). An expiry within 30 days raises a reminder now, else one 30 days before.',
+    input: RegisterSubcontractorInput,
+    output: RegisterSubcontractorResponse,
+    access: { scope: 'jobs', permission: 'write' },
+    cost: 'write',
+    annotations: WRITE,
+    rest: { method: 'POST', path: '/subcontractors', status: 201, feature: 'restWrite' },
+    run: (ctx, input) => registerSubcontractor(ctx.deps, ctx.principal!, input),
+    nextSteps: afterSubcontractorChange,
+  }),
+  defineOperation({
+    name: 'subcontractors.verify',
+    domain: 'subcontractors',
+    title: 'Verify or change a subcontractor',
+    description: 'verify (runs the licence/ABN check), activate (from verified), suspend or deactivate; records who, when and why. Other moves are refused naming the allowed actions.',
+    input: VerifySubcontractorInput,
+    output: VerifySubcontractorResponse,
+    access: { scope: 'jobs', permission: 'write' },
+    cost: 'write',
+    annotations: WRITE,
+    rest: { method: 'POST', path: '/subcontractors/:subcontractor_id/verify', feature: 'restWrite' },
+    run: (ctx, input) => verifySubcontractor(ctx.deps, ctx.principal!, input),
+    nextSteps: afterSubcontractorChange,
+  }),
+]
 
 const capability = 'Subcontractors and compliance'
 
 export const subcontractorsPlannedTools: AnyOperation[] = [
-  plannedTool({
-    name: 'subcontractors.list',
-    title: 'List subcontractors',
-    description:
-      'List registered subcontractors with trade, contact details, licence and insurance details, status and availability. Filter by trade, status or availability.',
-    input: Type.Object(
-      {
-        trade: Type.Optional(Trade('Only subcontractors of this trade')),
-        status: Type.Optional(StringEnum(['pending', 'active', 'verified', 'suspended', 'deactivated'] as const, { description: 'Only subcontractors in this status' })),
-        available: Type.Optional(Type.Boolean({ description: 'true for subcontractors currently available, false for unavailable' })),
-        ...Paging,
-      },
-      closed,
-    ),
-    access: { scope: 'jobs', permission: 'read' },
-    cost: 'read',
-    annotations: READ,
-    capability,
-  }),
-  plannedTool({
-    name: 'subcontractors.register',
-    title: 'Register a subcontractor',
-    description:
-      'Register a subcontractor. They start as pending and cannot be dispatched until made active or verified with subcontractors.verify.',
-    input: Type.Object(
-      {
-        name: Type.String({ minLength: 1, maxLength: 200, description: 'Person or business name' }),
-        trade: Trade('Their trade'),
-        phone: Type.Optional(Type.String({ description: 'Mobile number; dispatches are sent to it by SMS' })),
-        email: Type.Optional(Type.String({ format: 'email', description: 'Email address' })),
-        abn: Type.Optional(Type.String({ pattern: '^\\d{2} ?\\d{3} ?\\d{3} ?\\d{3}$', description: 'Australian Business Number (11 digits)' })),
-        licence_number: Type.Optional(Type.String({ description: 'Trade licence or registration number' })),
-        licence_state: Type.Optional(AuState('State or territory that issued the licence')),
-        insurance_expiry: Type.Optional(DateOnly('Public liability insurance expiry date (YYYY-MM-DD)')),
-        hourly_rate: Type.Optional(Dollars('none', { minimum: 0, description: 'Agreed hourly rate' })),
-        service_areas: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { maxItems: 100, description: 'Suburbs or postcodes they cover' })),
-        notes: Type.Optional(Type.String({ maxLength: 2000, description: 'Notes' })),
-      },
-      closed,
-    ),
-    access: { scope: 'jobs', permission: 'write' },
-    cost: 'write',
-    annotations: WRITE,
-    capability,
-  }),
   plannedTool({
     name: 'subcontractors.dispatch',
     title: 'Dispatch a subcontractor',
@@ -69,24 +75,6 @@ export const subcontractorsPlannedTools: AnyOperation[] = [
     access: { scope: 'jobs', permission: 'write' },
     cost: 'write',
     annotations: SEND,
-    capability,
-  }),
-  plannedTool({
-    name: 'subcontractors.verify',
-    title: 'Verify or change a subcontractor',
-    description:
-      "Record a check of a subcontractor's licence and insurance and set the outcome: verify, activate, suspend or deactivate. Records a verification timestamp. Only active or verified subcontractors can be dispatched.",
-    input: Type.Object(
-      {
-        subcontractor_id: Id('Subcontractor to verify or change'),
-        action: Type.Optional(StringEnum(['verify', 'activate', 'suspend', 'deactivate'] as const, { default: 'verify', description: 'Outcome to apply' })),
-        notes: Type.Optional(Type.String({ maxLength: 2000, description: 'What was checked, or why they were suspended or deactivated' })),
-      },
-      closed,
-    ),
-    access: { scope: 'jobs', permission: 'write' },
-    cost: 'write',
-    annotations: WRITE,
     capability,
   }),
 ]
