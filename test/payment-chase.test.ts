@@ -58,7 +58,11 @@ async function sentInvoice(c: McpClient, opts: { dueInDays?: number; overdueBy?:
   const { job } = await tool(c, 'jobs.create', { lead_id: lead.id, title: 'Switchboard upgrade', amount: 440 })
   await tool(c, 'jobs.complete', { job_id: job.id })
   const { invoice } = await tool(c, 'invoicing.generate', { job_id: job.id, due_in_days: opts.dueInDays ?? 0 })
-  if (opts.overdueBy) await app.owner`update invoices set due_date = current_date - ${opts.overdueBy}::int where id = ${invoice.id}`
+  // Days overdue count in the company's own calendar: its local today, not the database server's
+  // (between 13:00 and 24:00 UTC, Sydney is already on the next day).
+  if (opts.overdueBy) {
+    await app.owner`update invoices set due_date = (now() at time zone (select time_zone from companies where id = invoices.company_id))::date - ${opts.overdueBy}::int where id = ${invoice.id}`
+  }
   const sentAt = Date.now()
   const sent = await rest('POST', `/invoices/${invoice.id}/send`, { send_email: true }, opts.key)
   expect(sent.status).toBe(200)
