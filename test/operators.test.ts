@@ -114,7 +114,12 @@ describe('operator.get_portfolio and operator.dashboard', () => {
   it("lists both of the user's companies with figures matching an independent count, and the dashboard totals them", async () => {
     const lead = (await tool(clientA, 'leads.create', { name: 'Portfolio Lead' })).lead
     await tool(clientA, 'quotes.create', { lead_id: lead.id, line_items: [{ description: 'Tap', quantity: 1, unitPrice: 200 }] })
-    await tool(clientB, 'leads.create', { name: 'Bravo Lead' })
+    const bravo = (await tool(clientB, 'leads.create', { name: 'Bravo Lead', email: 'bravo-client@example.com.au' })).lead
+    // A job scheduled now is this week wherever the week boundary falls; a completed one is invoiced.
+    await tool(clientB, 'jobs.create', { lead_id: bravo.id, title: 'Fan install', amount: 330, scheduled_date: new Date().toISOString() })
+    const { job } = await tool(clientB, 'jobs.create', { lead_id: bravo.id, title: 'Switchboard', amount: 440 })
+    await tool(clientB, 'jobs.complete', { job_id: job.id })
+    await tool(clientB, 'invoicing.generate', { job_id: job.id, send_email: true })
 
     const portfolio = await tool(clientA, 'operator.get_portfolio')
     expect(portfolio.companies.map((x: { company_id: string }) => x.company_id).sort()).toEqual([a.company_id, b.company_id].sort())
@@ -125,6 +130,10 @@ describe('operator.get_portfolio and operator.dashboard', () => {
     const alpha = portfolio.companies.find((x: { company_id: string }) => x.company_id === a.company_id)
     expect(alpha.leads_this_month).toBeGreaterThanOrEqual(2)
     expect(alpha.open_quotes).toBeGreaterThanOrEqual(1)
+    const bravoFigures = portfolio.companies.find((x: { company_id: string }) => x.company_id === b.company_id)
+    expect(bravoFigures.jobs_this_week).toBeGreaterThanOrEqual(1)
+    expect(bravoFigures.outstanding_invoices).toBeGreaterThanOrEqual(1)
+    expect(bravoFigures.outstanding_amount).toBeGreaterThanOrEqual(440)
 
     const dash = await tool(clientA, 'operator.dashboard')
     expect(dash.companies).toEqual(portfolio.companies)
