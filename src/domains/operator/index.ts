@@ -1,8 +1,8 @@
 import { defineDomain } from '../../core/domain.js'
-import { operatorPlannedTools } from './operations.js'
+import { operatorOperations } from './operations.js'
 
 export const operatorDomain = defineDomain({
   name: 'operator',
   description: 'Operators running several companies: switch, portfolio and dashboards.',
-  operations: [...operatorPlannedTools],
+  operations: operatorOperations,
 })

@@ -1,57 +1,80 @@
-import Type from 'typebox'
-import type { AnyOperation } from '../../core/operation.js'
-import { plannedTool, READ, WRITE } from '../../core/planned.js'
-import { closed, Id, Trade } from '../shared-schema.js'
+import { defineOperation } from '../../core/operation.js'
+import { READ, WRITE } from '../../core/annotations.js'
+import { EmptyInput } from '../../core/schema-helpers.js'
+import {
+  AddMemberInput, AddMemberResponse, DashboardResponse, PortfolioResponse, SharedSuppliersInput, SharedSuppliersResponse,
+  SwitchCompanyInput, SwitchCompanyResponse,
+} from './schema.js'
+import { addMember, dashboard, getPortfolio, getSharedSuppliers, switchCompany } from './service.js'
+import { afterAddMember, afterSwitch } from './next-steps.js'
 
-const capability = 'Operator and integrations'
-const Days = Type.Optional(Type.Integer({ minimum: 1, maximum: 365, default: 30, description: 'Lookback period in days (default 30)' }))
-
-export const operatorPlannedTools: AnyOperation[] = [
-  plannedTool({
+export const operatorOperations = [
+  defineOperation({
     name: 'operator.switch_company',
+    domain: 'operator',
     title: 'Switch company',
-    description:
-      "For operators running several trade businesses: choose which company in the operator's portfolio later calls act on. Only companies in the portfolio (see operator.get_portfolio) can be chosen.",
-    input: Type.Object({ company_id: Id('Company to switch to') }, closed),
+    description: "Make this key act for another company its user belongs to (see operator.get_portfolio); later calls act on that company. Recorded.",
+    input: SwitchCompanyInput,
+    output: SwitchCompanyResponse,
     access: { permission: 'admin' },
     cost: 'write',
-    annotations: WRITE,
-    capability,
+    annotations: { ...WRITE, idempotentHint: true },
+    rest: { method: 'POST', path: '/operator/switch' },
+    run: (ctx, input) => switchCompany(ctx.deps, ctx.principal!, input.company_id),
+    nextSteps: afterSwitch,
   }),
-  plannedTool({
+  defineOperation({
+    name: 'operator.add_member',
+    domain: 'operator',
+    title: 'Add an operator',
+    description: "Let the user with this email (who signed up another company) switch their keys to this company.",
+    input: AddMemberInput,
+    output: AddMemberResponse,
+    access: { permission: 'admin' },
+    cost: 'write',
+    beyondSpec: 'How a second company joins an operator\'s portfolio: its admin grants it (docs/decisions.md, "Operators").',
+    annotations: { ...WRITE, idempotentHint: true },
+    rest: { method: 'POST', path: '/operator/members', status: 201 },
+    run: (ctx, input) => addMember(ctx.deps, ctx.principal!, input.email),
+    nextSteps: afterAddMember,
+  }),
+  defineOperation({
     name: 'operator.get_portfolio',
     title: 'Operator portfolio',
-    description: "List the companies in the operator's portfolio with trade, plan and headline figures (revenue, open jobs, outstanding invoices), marking the active one.",
-    input: Type.Object({}, closed),
+    domain: 'operator',
+    description: "The companies this key's user belongs to, the active one marked, each with plan, leads this month, open quotes, jobs this week, outstanding and overdue invoices (its own time zone).",
+    input: EmptyInput,
+    output: PortfolioResponse,
     access: { permission: 'read' },
     cost: 'read',
     annotations: READ,
-    capability,
+    rest: { method: 'GET', path: '/operator/portfolio' },
+    run: (ctx) => getPortfolio(ctx.deps, ctx.principal!),
   }),
-  plannedTool({
+  defineOperation({
     name: 'operator.get_shared_suppliers',
+    domain: 'operator',
     title: 'Shared suppliers',
-    description: "Suppliers used by more than one company in the operator's portfolio, with spend per company, to spot bulk-buying and account-pricing savings.",
-    input: Type.Object(
-      {
-        trade: Type.Optional(Trade('Only suppliers for this trade')),
-        days: Days,
-      },
-      closed,
-    ),
+    description: "Subcontractors used by more than one of the user's companies, matched by ABN. Price-book suppliers are not recorded yet.",
+    input: SharedSuppliersInput,
+    output: SharedSuppliersResponse,
     access: { permission: 'read' },
     cost: 'read',
     annotations: READ,
-    capability,
+    rest: { method: 'GET', path: '/operator/shared-suppliers' },
+    run: (ctx, input) => getSharedSuppliers(ctx.deps, ctx.principal!, input.trade),
   }),
-  plannedTool({
+  defineOperation({
     name: 'operator.dashboard',
+    domain: 'operator',
     title: 'Portfolio dashboard',
-    description: "KPIs across the operator's portfolio, per company and combined: revenue, outstanding invoices, leads, conversion, jobs scheduled and completed.",
-    input: Type.Object({ days: Days }, closed),
+    description: "The portfolio's figures side by side with totals across the user's companies.",
+    input: EmptyInput,
+    output: DashboardResponse,
     access: { permission: 'read' },
     cost: 'read',
     annotations: READ,
-    capability,
+    rest: { method: 'GET', path: '/operator/dashboard' },
+    run: (ctx) => dashboard(ctx.deps, ctx.principal!),
   }),
 ]
