@@ -118,16 +118,16 @@ export async function planDispatchOffer(deps: Deps, input: Parameters<DispatchAc
     const s = await findSubcontractorForOffer(tx, input.subcontractorId)
     const reason = s ? ineligibleReason(s, job, null, await companyToday(tx, now)) : 'no longer exists'
     if (reason) {
-      await recordSkippedOffer(tx, { ...input, token: newToken(), reason }, now)
+      await recordSkippedOffer(tx, { companyId: input.companyId, dispatchId: input.dispatchId, subcontractorId: input.subcontractorId, position: input.position, token: newToken(), reason }, now)
       return { stop: null, skip: reason }
     }
-    const offer = await upsertOffer(tx, { ...input, token: newToken() }, now)
+    const offer = await upsertOffer(tx, { ...input, token: newToken(), expiresAt: new Date(now.getTime() + input.timeoutMs).toISOString() }, now)
     if (offer.created) {
       await recordEvent(tx, { companyId: input.companyId, type: 'dispatch.offered', entityType: 'job', entityId: job.id, at: now,
         payload: { dispatch_id: d.id, job_id: job.id, offer_id: offer.id, subcontractor_id: s!.id, position: input.position, expires_at: offer.expires_at.toISOString() } })
     }
     const messages = await composeOffer(deps, tx, job, s!, { id: offer.id, token: offer.token, expiresAt: offer.expires_at })
-    return { stop: null, skip: null, offerId: offer.id, messages }
+    return { stop: null, skip: null, offerId: offer.id, expiresAt: offer.expires_at.toISOString(), messages }
   })
 }
 

@@ -30,13 +30,14 @@ export const dispatchAnsweredSignal = defineSignal('answered')
 export type OfferPlan =
   | { stop: string }
   | { stop: null; skip: string }
-  | { stop: null; skip: null; offerId: string; messages: QueuedMessage[] }
+  /** expiresAt: recorded with the offer (offered time plus the timeout); the run waits until then. */
+  | { stop: null; skip: null; offerId: string; expiresAt: string; messages: QueuedMessage[] }
 
 export type OfferState = 'offered' | 'accepted' | 'declined' | 'timed_out' | 'withdrawn'
 
 export interface DispatchActivities extends SendMessageActivities {
   /** Records offer `position` to a candidate and composes its messages; a skip (no longer eligible) or a stop (job cancelled). */
-  planDispatchOffer(input: { companyId: string; dispatchId: string; subcontractorId: string; position: number; expiresAt: string }): Promise<OfferPlan>
+  planDispatchOffer(input: { companyId: string; dispatchId: string; subcontractorId: string; position: number; timeoutMs: number }): Promise<OfferPlan>
   /** The offer's state now; with `expire`, an unanswered offer becomes timed_out (a cancelled job withdraws it). */
   settleDispatchOffer(input: { companyId: string; offerId: string; expire: boolean }): Promise<{ state: OfferState; jobCancelled: boolean }>
   /** Ends the dispatch: accepted, cancelled, or exhausted (then the owner is told). */
@@ -62,20 +63,21 @@ export async function dispatch(input: DispatchInput): Promise<DispatchResult> {
   }
   for (let i = 0; i < input.candidates.length; i++) {
     const subcontractorId = input.candidates[i]!
-    const expiresAt = new Date(Date.now() + input.offerTimeoutMs).toISOString()
-    const plan = await planDispatchOffer({ ...ids, subcontractorId, position: i + 1, expiresAt })
+    const plan = await planDispatchOffer({ ...ids, subcontractorId, position: i + 1, timeoutMs: input.offerTimeoutMs })
     if (plan.stop !== null) return end('cancelled', plan.stop)
     if (plan.skip !== null) {
       result.offers.push({ subcontractorId, state: 'skipped', reason: plan.skip })
       continue
     }
     await deliverEach(input.companyId, plan.messages)
-    const deadline = Date.parse(expiresAt)
+    const deadline = Date.parse(plan.expiresAt)
     let settled: { state: OfferState; jobCancelled: boolean }
     for (;;) {
-      nudged = false
+      // An answer may arrive while the offer is still being sent: the flag is cleared only after a
+      // wait has seen it (a stale one costs one settle call that finds the offer still open).
       const wait = deadline - Date.now()
       const woken = wait > 0 ? await condition(() => nudged, wait) : false
+      nudged = false
       settled = await settleDispatchOffer({ companyId: input.companyId, offerId: plan.offerId, expire: !woken })
       if (settled.state !== 'offered') break
     }
