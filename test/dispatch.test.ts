@@ -3,7 +3,7 @@
 // their idempotency keys) with a link to the accept/decline page; an accept gives the job its
 // subcontractor, a decline or timeout moves on, nobody left tells the owner, a cancelled job stops it;
 // a suspended subcontractor or an expired licence or insurance is never offered, with the reason.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { afterAll, beforeAll, describe, inject, it } from 'vitest'
 import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js'
 import type { Client } from '@temporalio/client'
 import { onboard, startTestApp, type TestApp } from './helpers/app.js'
