@@ -86,6 +86,12 @@ describe.concurrent('subcontractors.dispatch', () => {
     expect(sms[0]!.body).toContain(`/d/${offer.token}`)
     const page = await fetch(`${app.url}/d/${offer.token}`)
     expect(await page.text()).toContain('id="accept"')
+    // Visible in Temporal by the company's CompanyId search attribute.
+    await waitFor(async () => {
+      const found: string[] = []
+      for await (const wf of temporal.workflow.list({ query: `CompanyId = "${company.company_id}" AND WorkflowType = "dispatch"` })) found.push(wf.workflowId)
+      return found
+    }, (found) => found.includes(out.workflow_id), 15_000)
     expect((await answer(offer.token, 'accept')).status).toBe(303)
     const r = await result(out.workflow_id)
     expect(r).toMatchObject({ status: 'accepted', subcontractorId: ann.id })
@@ -150,9 +156,12 @@ describe.concurrent('subcontractors.dispatch', () => {
     const bob = await sub(client, 'Bob Volt', '0412 000 042')
     const out = await tool(client, 'subcontractors.dispatch', { job_id: job.id, candidates: [ann.id, bob.id] })
     const first = await nthOffer(job.id, 1)
+    const cancelledAt = Date.now()
     await tool(client, 'jobs.update', { job_id: job.id, status: 'Cancelled' })
-    await answer(first.token, 'accept')
+    // The cancel reaches the run at once (not at the offer's timeout).
     expect(await result(out.workflow_id)).toMatchObject({ status: 'cancelled' })
+    expect(Date.now() - cancelledAt).toBeLessThan(TIMEOUT_MS)
+    await answer(first.token, 'accept')
     expect((await offers(job.id)).map((o) => o.status)).toEqual(['withdrawn'])
     expect(await offerSms(job.id)).toHaveLength(1)
     expect(await jobSub(job.id)).toBeNull()

@@ -204,3 +204,9 @@ export async function answerOffer(deps: Deps, token: string, answer: 'accept' | 
   if (workflowId) await deps.workflows.signal(workflowId, dispatchAnsweredSignal)
   return result
 }
+
+/** A job just cancelled: its running dispatch (if any) looks at the database now, withdrawing the open offer. */
+export async function nudgeDispatchOfCancelledJob(deps: Deps, companyId: string, jobId: string): Promise<void> {
+  const running = await withTenant(deps.db, companyId, (tx) => findRunningDispatch(tx, jobId))
+  if (running) await deps.workflows.signal(running.workflow_id, dispatchAnsweredSignal)
+}

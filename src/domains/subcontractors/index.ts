@@ -1,6 +1,7 @@
 import { defineDomain } from '../../core/domain.js'
 import { subcontractorOperations, subcontractorsDispatchOperation, subcontractorsPlannedTools } from './operations.js'
-import { dispatchDefinition, finishDispatch, planDispatchOffer, settleDispatchOffer } from './dispatch.js'
+import type { JobChanged } from '../jobs/events.js'
+import { dispatchDefinition, finishDispatch, nudgeDispatchOfCancelledJob, planDispatchOffer, settleDispatchOffer } from './dispatch.js'
 import type { DispatchActivities } from './workflows/dispatch.js'
 
 export const subcontractorsDomain = defineDomain({
@@ -13,5 +14,13 @@ export const subcontractorsDomain = defineDomain({
     finishDispatch: (input) => finishDispatch(deps, input),
   }) satisfies Omit<DispatchActivities, 'sendMessage'>, // sendMessage: comms
   workflows: [dispatchDefinition],
+  reactions: [{
+    name: 'dispatch: a cancelled job stops its dispatch',
+    on: ['job.changed'],
+    async afterCommit(deps, event) {
+      const job = event.payload as JobChanged
+      if (job.status === 'Cancelled') await nudgeDispatchOfCancelledJob(deps, event.companyId, job.jobId)
+    },
+  }],
   events: ['dispatch.offered', 'dispatch.accepted', 'dispatch.declined', 'dispatch.exhausted'],
 })
