@@ -8,6 +8,7 @@ import type { Deps } from '../../core/deps.js'
 import { AppError, notFound } from '../../core/errors.js'
 import { recordEvent } from '../../core/events.js'
 import { companyToday } from '../../core/company-time.js'
+import { escapeHtml as e } from '../../core/html-escape.js'
 import { isAuMobile } from '../../core/phone.js'
 import { withTenant } from '../../db/sql.js'
 import { defineWorkflow, workflowStart } from '../../temporal/contract.js'
@@ -64,7 +65,8 @@ async function composeOffer(deps: Deps, tx: postgres.TransactionSql, job: Dispat
   if (s.email) {
     out.push({
       ...base, channel: 'email', to: s.email, subject: `Job offer from ${business}: ${job.title}`, idempotencyKey: `${key}:email`,
-      body: `<p>Hi ${s.name},</p><p>${business} offers you the job "${job.title}"${where}${when}.</p><p><a href="${link}">Accept or decline</a> by ${offer.expiresAt.toISOString()}.</p>`,
+      // Names, titles and addresses are people's text: escaped in the HTML part.
+      body: `<p>Hi ${e(s.name)},</p><p>${e(business)} offers you the job "${e(job.title)}"${e(where)}${e(when)}.</p><p><a href="${e(link)}">Accept or decline</a> by ${offer.expiresAt.toISOString()}.</p>`,
     })
   }
   return out
@@ -177,12 +179,14 @@ async function withOffer<T>(deps: Deps, token: string, fn: (tx: postgres.Transac
   })
 }
 
-async function view(tx: postgres.TransactionSql, offer: { job_id: string; status: string; expires_at: Date }): Promise<OfferView> {
+async function view(tx: postgres.TransactionSql, offer: { job_id: string; status: string; expires_at: Date }, now: Date): Promise<OfferView> {
   const job = (await findDispatchJob(tx, offer.job_id))!
-  return { businessName: await findCompanyName(tx), jobTitle: job.title, address: job.address, scheduledDate: job.scheduled_date, status: offer.status, expiresAt: offer.expires_at.toISOString() }
+  // Past its expiry the offer is closed even before the run has marked it timed out.
+  const status = offer.status === 'offered' && offer.expires_at <= now ? 'timed_out' : offer.status
+  return { businessName: await findCompanyName(tx), jobTitle: job.title, address: job.address, scheduledDate: job.scheduled_date, status, expiresAt: offer.expires_at.toISOString() }
 }
 
-export const offerView = (deps: Deps, token: string) => withOffer(deps, token, (tx, offer) => view(tx, offer))
+export const offerView = (deps: Deps, token: string) => withOffer(deps, token, (tx, offer) => view(tx, offer, deps.clock.now()))
 
 /** The subcontractor's answer: recorded if the offer is still open (the database decides against the timeout), then the run is told. */
 export async function answerOffer(deps: Deps, token: string, answer: 'accept' | 'decline'): Promise<OfferView> {
@@ -197,9 +201,9 @@ export async function answerOffer(deps: Deps, token: string, answer: 'accept' | 
       }
       await recordEvent(tx, { companyId, type: answer === 'accept' ? 'dispatch.accepted' : 'dispatch.declined', entityType: 'job', entityId: offer.job_id, at: now,
         payload: { dispatch_id: offer.dispatch_id, job_id: offer.job_id, offer_id: offer.id, subcontractor_id: offer.subcontractor_id } })
-      return { result: await view(tx, { ...offer, status }), workflowId: offer.workflow_id }
+      return { result: await view(tx, { ...offer, status }, now), workflowId: offer.workflow_id }
     }
-    return { result: await view(tx, offer), workflowId: null }
+    return { result: await view(tx, offer, now), workflowId: null }
   })
   if (workflowId) await deps.workflows.signal(workflowId, dispatchAnsweredSignal)
   return result
