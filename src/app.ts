@@ -17,6 +17,7 @@ import { buildAgentCard, buildMcpServerCard } from './transports/wellknown.js'
 import { sandboxPaymentPages } from './transports/pages/sandbox-payments.js'
 import { walletPages } from './transports/pages/wallet-pages.js'
 import { quotePages } from './transports/pages/quote-page.js'
+import { dispatchOfferPages } from './transports/pages/dispatch-offer-page.js'
 import { invoicePages } from './transports/pages/invoice-pages.js'
 import { paymentWebhookRouter } from './transports/payment-webhooks.js'
 import { twilioWebhookRouter } from './transports/twilio-webhooks.js'
@@ -136,7 +137,7 @@ export function createApp(deps: Deps, registry: Registry, options: AppOptions): 
 
   app.use(routerMiddleware(system))
   app.use(restRoutes(registry, deps, limiter))
-  for (const router of [sandboxPaymentPages(deps), quotePages(deps), invoicePages(deps), unsubscribePages(deps), referralPages(deps), walletPages(deps)]) app.use(routerMiddleware(router))
+  for (const router of [sandboxPaymentPages(deps), quotePages(deps), invoicePages(deps), unsubscribePages(deps), referralPages(deps), walletPages(deps), dispatchOfferPages(deps)]) app.use(routerMiddleware(router))
   return app
 }
 

@@ -1,10 +1,11 @@
 import Type from 'typebox'
 import { defineOperation, type AnyOperation } from '../../core/operation.js'
-import { plannedTool, SEND } from '../../core/planned.js'
-import { READ, WRITE } from '../../core/annotations.js'
-import { DateTime } from '../../core/schema-helpers.js'
-import { closed, Id } from '../shared-schema.js'
-import { afterSubcontractorChange } from './next-steps.js'
+import { READ, SEND, WRITE } from '../../core/annotations.js'
+import { withTenant } from '../../db/sql.js'
+import { messageViews } from '../comms/preview.js'
+import { closed, DryRun, Id, RunMessageFields } from '../shared-schema.js'
+import { afterDispatch, afterSubcontractorChange } from './next-steps.js'
+import { startDispatch } from './dispatch.js'
 import {
   ListSubcontractorsInput, RegisterSubcontractorInput, RegisterSubcontractorResponse, SubcontractorListResponse, VerifySubcontractorInput,
   VerifySubcontractorResponse,
@@ -55,26 +56,41 @@ export const subcontractorOperations = [
   }),
 ]
 
-const capability = 'Subcontractors and compliance'
+const DispatchInput = Type.Object(
+  {
+    job_id: Id('Job to offer'),
+    subcontractor_id: Type.Optional(Id('Offer to this subcontractor only')),
+    candidates: Type.Optional(Type.Array(Id('Subcontractor'), { minItems: 1, maxItems: 20, description: 'Offer in this order; default: every verified or active subcontractor' })),
+    trade: Type.Optional(Type.String({ maxLength: 60, description: 'Only subcontractors with this trade' })),
+    dry_run: DryRun,
+  },
+  closed,
+)
+const Excluded = Type.Array(Type.Object({ subcontractor_id: Type.String(), name: Type.String(), reason: Type.String() }), { description: 'Left out, with why (expired licence, suspended, ...)' })
+const DispatchOutput = Type.Object({
+  workflow_id: Type.Union([Type.String(), Type.Null()], { description: 'dispatch:<company>:<job>:<n>; null on a dry run' }),
+  candidates: Type.Array(Type.Object({ subcontractor_id: Type.String(), name: Type.String() }), { description: 'Offered one at a time in this order' }),
+  excluded: Excluded,
+  ...RunMessageFields,
+})
 
-export const subcontractorsPlannedTools: AnyOperation[] = [
-  plannedTool({
-    name: 'subcontractors.dispatch',
-    title: 'Dispatch a subcontractor',
-    description:
-      'Send a subcontractor to a job: texts them the job details by SMS and creates a dispatch record. The subcontractor must be active or verified.',
-    input: Type.Object(
-      {
-        subcontractor_id: Id('Subcontractor to dispatch (status active or verified)'),
-        job_id: Id('Job they are dispatched to'),
-        scheduled_date: Type.Optional(DateTime({ description: "When they should attend; defaults to the job's scheduled date" })),
-        message: Type.Optional(Type.String({ maxLength: 1000, description: 'Instructions added to the SMS' })),
-      },
-      closed,
-    ),
-    access: { scope: 'jobs', permission: 'write' },
-    cost: 'write',
-    annotations: SEND,
-    capability,
-  }),
-]
+export const subcontractorsDispatchOperation = defineOperation({
+  name: 'subcontractors.dispatch',
+  domain: 'subcontractors',
+  title: 'Dispatch a subcontractor',
+  description: 'Offer a job to eligible subcontractors one at a time (SMS/email with an accept/decline link); on decline or timeout the next is offered, until one accepts (set on the job) or nobody is left (owner reminded).',
+  input: DispatchInput,
+  output: DispatchOutput,
+  access: { scope: 'jobs', permission: 'write' },
+  cost: 'write',
+  annotations: SEND,
+  rest: { method: 'POST', path: '/jobs/:job_id/dispatch', status: 201, feature: 'restWrite' },
+  run: async (ctx, input) => {
+    const r = await startDispatch(ctx.deps, ctx.principal!.companyId, input)
+    const messages = r.dryRun ? await withTenant(ctx.deps.db, ctx.principal!.companyId, (tx) => messageViews(tx, r.messages)) : []
+    return { workflow_id: r.workflowId, candidates: r.candidates.map((s) => ({ subcontractor_id: s.id, name: s.name })), excluded: r.excluded, dry_run: r.dryRun, messages }
+  },
+  nextSteps: afterDispatch,
+})
+
+export const subcontractorsPlannedTools: AnyOperation[] = []

@@ -102,3 +102,118 @@ export async function listSubcontractorRows(tx: postgres.TransactionSql, filter:
   ]
   return listPage<SubcontractorRow>(tx, page, { select: tx`select ${columns(tx)} from subcontractors`, from: tx`from subcontractors`, matching })
 }
+
+// Dispatch (dispatch.ts): the job, the candidates, the dispatch and its offers.
+
+export interface DispatchJobRow { id: string; title: string; status: string; address: string | null; scheduled_date: string | null; subcontractor_id: string | null }
+
+export async function findDispatchJob(tx: postgres.TransactionSql, jobId: string): Promise<DispatchJobRow | undefined> {
+  const [job] = await tx<DispatchJobRow[]>`
+    select id, title, status, address, to_char(scheduled_date, 'YYYY-MM-DD') as scheduled_date, subcontractor_id from jobs where id = ${jobId}`
+  return job
+}
+
+export async function listDispatchCandidates(tx: postgres.TransactionSql, ids: string[] | null): Promise<SubcontractorRow[]> {
+  return ids
+    ? tx<SubcontractorRow[]>`select ${columns(tx)} from subcontractors where id = any(${ids}::uuid[])`
+    : tx<SubcontractorRow[]>`select ${columns(tx)} from subcontractors where status in ('verified', 'active') order by (status = 'active') desc, created_at, id`
+}
+
+export async function findSubcontractorForOffer(tx: postgres.TransactionSql, id: string): Promise<SubcontractorRow | undefined> {
+  const [row] = await tx<SubcontractorRow[]>`select ${columns(tx)} from subcontractors where id = ${id}`
+  return row
+}
+
+export async function findRunningDispatch(tx: postgres.TransactionSql, jobId: string): Promise<{ workflow_id: string } | undefined> {
+  const [row] = await tx<{ workflow_id: string }[]>`select workflow_id from dispatches where job_id = ${jobId} and status = 'running'`
+  return row
+}
+
+export async function nextDispatchNumber(tx: postgres.TransactionSql, jobId: string): Promise<number> {
+  const [row] = await tx<{ n: number }[]>`select coalesce(max(number), 0)::int + 1 as n from dispatches where job_id = ${jobId}`
+  return row!.n
+}
+
+export async function insertDispatch(
+  tx: postgres.TransactionSql,
+  d: { companyId: string; jobId: string; number: number; workflowId: string; trade: string | null; candidates: string[]; excluded: unknown[] }, now: Date,
+): Promise<string> {
+  const [row] = await tx<{ id: string }[]>`
+    insert into dispatches (company_id, job_id, number, workflow_id, trade, candidates, excluded, created_at)
+    values (${d.companyId}, ${d.jobId}, ${d.number}, ${d.workflowId}, ${d.trade}, ${d.candidates}::uuid[], ${tx.json(d.excluded as postgres.JSONValue)}, ${now})
+    returning id`
+  return row!.id
+}
+
+export interface DispatchRow { id: string; job_id: string; workflow_id: string; status: string }
+
+export async function findDispatch(tx: postgres.TransactionSql, id: string): Promise<DispatchRow | undefined> {
+  const [row] = await tx<DispatchRow[]>`select id, job_id, workflow_id, status from dispatches where id = ${id}`
+  return row
+}
+
+/** Offer `position` of a dispatch: the one already recorded (a retried activity), else a new one. */
+export async function upsertOffer(
+  tx: postgres.TransactionSql,
+  o: { companyId: string; dispatchId: string; subcontractorId: string; position: number; token: string; expiresAt: string }, now: Date,
+): Promise<{ id: string; token: string; expires_at: Date; created: boolean }> {
+  const [made] = await tx<{ id: string; token: string; expires_at: Date }[]>`
+    insert into dispatch_offers (company_id, dispatch_id, subcontractor_id, position, token, offered_at, expires_at)
+    values (${o.companyId}, ${o.dispatchId}, ${o.subcontractorId}, ${o.position}, ${o.token}, ${now}, ${o.expiresAt})
+    on conflict (dispatch_id, position) do nothing returning id, token, expires_at`
+  if (made) return { ...made, created: true }
+  const [had] = await tx<{ id: string; token: string; expires_at: Date }[]>`
+    select id, token, expires_at from dispatch_offers where dispatch_id = ${o.dispatchId} and position = ${o.position}`
+  return { ...had!, created: false }
+}
+
+export async function recordSkippedOffer(
+  tx: postgres.TransactionSql, o: { companyId: string; dispatchId: string; subcontractorId: string; position: number; token: string; reason: string }, now: Date,
+): Promise<void> {
+  await tx`
+    insert into dispatch_offers (company_id, dispatch_id, subcontractor_id, position, token, status, reason, offered_at, expires_at, answered_at)
+    values (${o.companyId}, ${o.dispatchId}, ${o.subcontractorId}, ${o.position}, ${o.token}, 'skipped', ${o.reason}, ${now}, ${now}, ${now})
+    on conflict (dispatch_id, position) do nothing`
+}
+
+export interface OfferRow {
+  id: string; dispatch_id: string; subcontractor_id: string; status: string; expires_at: Date; job_id: string; job_status: string; workflow_id: string
+}
+
+const offerSelect = (tx: postgres.TransactionSql) => tx`
+  select o.id, o.dispatch_id, o.subcontractor_id, o.status, o.expires_at, d.job_id, j.status as job_status, d.workflow_id
+  from dispatch_offers o join dispatches d on d.id = o.dispatch_id join jobs j on j.id = d.job_id`
+
+export async function findOffer(tx: postgres.TransactionSql, offerId: string): Promise<OfferRow | undefined> {
+  const [row] = await tx<OfferRow[]>`${offerSelect(tx)} where o.id = ${offerId} for update of o`
+  return row
+}
+
+export async function findOfferByToken(tx: postgres.TransactionSql, token: string): Promise<OfferRow | undefined> {
+  const [row] = await tx<OfferRow[]>`${offerSelect(tx)} where o.token = ${token} for update of o`
+  return row
+}
+
+export async function setOfferStatus(tx: postgres.TransactionSql, offerId: string, status: string, now: Date, reason: string | null = null): Promise<void> {
+  await tx`update dispatch_offers set status = ${status}, answered_at = ${now}, reason = coalesce(${reason}, reason) where id = ${offerId} and status = 'offered'`
+}
+
+export async function assignJobSubcontractor(tx: postgres.TransactionSql, jobId: string, subcontractorId: string, now: Date): Promise<void> {
+  await tx`update jobs set subcontractor_id = ${subcontractorId}, updated_at = ${now} where id = ${jobId}`
+}
+
+export async function finishDispatchRow(tx: postgres.TransactionSql, id: string, status: string, outcome: string, subcontractorId: string | null, now: Date): Promise<boolean> {
+  const rows = await tx`update dispatches set status = ${status}, outcome = ${outcome}, subcontractor_id = coalesce(${subcontractorId}, subcontractor_id), finished_at = ${now}
+                        where id = ${id} and status = 'running' returning id`
+  return rows.length > 0
+}
+
+export async function findDispatchCompany(sql: postgres.Sql, token: string): Promise<string | null> {
+  const [row] = await sql<{ company_id: string | null }[]>`select dispatch_offer_company(${token}) as company_id`
+  return row?.company_id ?? null
+}
+
+export async function findCompanyName(tx: postgres.TransactionSql): Promise<string> {
+  const [row] = await tx<{ business_name: string }[]>`select business_name from companies`
+  return row!.business_name
+}

@@ -20,6 +20,9 @@ export interface WebhookEvent {
 const leadData = Type.Object({ lead: LeadSchema, changed: Type.Optional(Type.Array(Type.String())), by: Type.Optional(Type.String()) })
 const quoteData = Type.Object({ quote: QuoteSchema, resent: Type.Optional(Type.Boolean()) })
 const jobData = Type.Object({ job: JobSchema })
+const dispatchIds = { dispatch_id: Type.String(), job_id: Type.String() }
+const offerData = Type.Object({ ...dispatchIds, offer_id: Type.String(), subcontractor_id: Type.String() })
+const dispatchBy = ['subcontractors.dispatch (its run)']
 
 export const WEBHOOK_EVENT_CATALOGUE: WebhookEvent[] = [
   { name: 'lead.created', alias: 'lead_created', summary: 'A lead was captured.', emittedBy: ['leads.create', 'POST /leads'], data: leadData },
@@ -40,6 +43,13 @@ export const WEBHOOK_EVENT_CATALOGUE: WebhookEvent[] = [
     emittedBy: ['the pay page (sandbox) or the processor webhook (Stripe)', 'POST /invoices/{id}/payments'],
     data: Type.Object({ payment: Type.Intersect([PaymentSchema, Type.Object({ excess: Type.Number() })]), invoice: InvoiceSchema }),
   },
+  {
+    name: 'dispatch.offered', alias: 'dispatch_offered', summary: 'A job was offered to a subcontractor (until `expires_at`).', emittedBy: dispatchBy,
+    data: Type.Object({ ...dispatchIds, offer_id: Type.String(), subcontractor_id: Type.String(), position: Type.Integer(), expires_at: Type.String() }),
+  },
+  { name: 'dispatch.accepted', alias: 'dispatch_accepted', summary: 'A subcontractor accepted a job offer; the job is theirs.', emittedBy: ['the subcontractor on the offer page'], data: offerData },
+  { name: 'dispatch.declined', alias: 'dispatch_declined', summary: 'A subcontractor declined a job offer.', emittedBy: ['the subcontractor on the offer page'], data: offerData },
+  { name: 'dispatch.exhausted', alias: 'dispatch_exhausted', summary: 'Nobody took the job: every candidate declined, timed out or was no longer eligible.', emittedBy: dispatchBy, data: Type.Object({ ...dispatchIds, outcome: Type.String() }) },
 ]
 
 const byName = new Map(WEBHOOK_EVENT_CATALOGUE.flatMap((e) => [[e.name, e.name], [e.alias, e.name]] as const))
