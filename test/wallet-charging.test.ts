@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { onboard, startTestApp, type TestApp } from './helpers/app.js'
 import { connectHttp } from './helpers/mcp.js'
+import { setWalletBalance, walletLedger } from './helpers/wallet.js'
 import { tool } from './helpers/tools.js'
 
 let app: TestApp
@@ -27,20 +28,9 @@ async function company() {
   return { ...signedUp, client } as typeof signedUp & { client: Client }
 }
 
-/** The ledger read apart from the service: the cached balance and the sum of the entries. */
-async function ledger(companyId: string) {
-  const [cached] = await app.owner<{ balance_cents: string }[]>`select balance_cents from wallet_balances where company_id = ${companyId}`
-  const [sum] = await app.owner<{ total: string | null; negative: string }[]>`
-    select sum(amount_cents) as total, count(*) filter (where balance_after_cents < 0) as negative from wallet_entries where company_id = ${companyId}`
-  return { cached: Number(cached?.balance_cents ?? 0), sum: Number(sum?.total ?? 0), negative: Number(sum?.negative ?? 0) }
-}
+const ledger = (companyId: string) => walletLedger(app, companyId)
 
-/** Sets a company's balance to `cents` with one entry, as a deposit would. */
-async function setBalance(companyId: string, cents: number) {
-  const { cached } = await ledger(companyId)
-  if (cached === cents) return
-  await app.owner`select * from wallet_post(${companyId}, ${cents > cached ? 'deposit' : 'charge'}, ${cents - cached}, null, ${`test-${Date.now()}-${Math.random()}`}, null, 'test balance', now())`
-}
+const setBalance = (companyId: string, cents: number) => setWalletBalance(app, companyId, cents)
 
 describe('the starting credit', () => {
   it('a new company starts with $5.00, said at sign-up and in the MCP instructions', async () => {

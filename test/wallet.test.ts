@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { postEntry, transferCredit } from '../src/domains/wallet/queries.js'
 import { onboard, startTestApp, type TestApp } from './helpers/app.js'
 import { connectHttp } from './helpers/mcp.js'
+import { setWalletBalance, walletLedger } from './helpers/wallet.js'
 import { tool, toolError } from './helpers/tools.js'
 
 let app: TestApp
@@ -31,19 +32,9 @@ async function company(on: TestApp = app) {
   return { ...signedUp, client }
 }
 
-/** The ledger read apart from the service: the cached balance, the sum of the entries, entries below zero. */
-async function ledger(companyId: string, on: TestApp = app) {
-  const [cached] = await on.owner<{ balance_cents: string }[]>`select balance_cents from wallet_balances where company_id = ${companyId}`
-  const [sum] = await on.owner<{ total: string | null; negative: string }[]>`
-    select sum(amount_cents) as total, count(*) filter (where balance_after_cents < 0) as negative from wallet_entries where company_id = ${companyId}`
-  return { cached: Number(cached?.balance_cents ?? 0), sum: Number(sum?.total ?? 0), negative: Number(sum?.negative ?? 0) }
-}
+const ledger = (companyId: string, on: TestApp = app) => walletLedger(on, companyId)
 
-async function setBalance(companyId: string, cents: number) {
-  const { cached } = await ledger(companyId)
-  if (cached === cents) return
-  await app.owner`select * from wallet_post(${companyId}, ${cents > cached ? 'deposit' : 'charge'}, ${cents - cached}, null, ${`test-${randomBytes(6).toString('hex')}`}, null, 'test balance', now())`
-}
+const setBalance = (companyId: string, cents: number) => setWalletBalance(app, companyId, cents)
 
 /** A sandbox page's form, posted as a browser would. */
 const post = (url: string) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '' })

@@ -38,9 +38,9 @@ SELECT enable_tenant_rls(t) FROM unnest(ARRAY['wallet_balances', 'wallet_entries
 GRANT USAGE ON SEQUENCE wallet_entries_id_seq TO tradie_app;
 
 -- One posting: lock the company's balance row, refuse a debit the balance does not cover or a
--- duplicate reference, else write the entry and the new balance. Runs as its own statement from
--- the pipeline (a tool call's charge, one round trip) or inside a caller's transaction (a deposit
--- credited with its payment). SECURITY DEFINER: the charge runs before any tenant transaction.
+-- duplicate reference, else write the entry and the new balance. Runs inside a caller's transaction
+-- (a write tool call's charge, a deposit credited with its payment) or as its own statement (a
+-- refund, a grant). SECURITY DEFINER: a refund runs outside any tenant transaction.
 -- status: applied | insufficient | duplicate.
 CREATE FUNCTION wallet_post(
   p_company uuid, p_kind text, p_cents bigint, p_operation text, p_reference text,

@@ -2,6 +2,7 @@
 // and an admin API key, in one transaction.
 import { findBalanceCents, postEntry } from '../wallet/queries.js'
 import { formatCents } from '../../core/money.js'
+import { PRICES_IN_WORDS } from '../../core/cost.js'
 import { randomUUID } from 'node:crypto'
 import type { Static } from 'typebox'
 import type { Deps } from '../../core/deps.js'
@@ -158,7 +159,7 @@ function referralNote(given: ReferralLookup | null, rewarded: boolean, cents: nu
 
 /** The wallet's part of the welcome: what MCP calls cost and the credit they start from. */
 export function creditNote(cents: number): string {
-  return `MCP tool calls are paid from the wallet (reads $0.01, writes $0.05; discovery, billing and wallet tools free); it starts with ${formatCents(cents)} of credit; add more with wallet.deposit.`
+  return `MCP tool calls are paid from the wallet (${PRICES_IN_WORDS}); it starts with ${formatCents(cents)} of credit; add more with wallet.deposit.`
 }
 
 function welcomeMessage(planName: string, status: string, trialEndsAt: Date | null, declined: boolean): string {

@@ -11,7 +11,7 @@ import type { CreditMeter, Deps } from '../../core/deps.js'
 import type { PendingCharge } from '../../core/charge-scope.js'
 import { AppError } from '../../core/errors.js'
 import { formatCents } from '../../core/money.js'
-import { PRICE_CENTS } from './prices.js'
+import { PRICE_CENTS } from '../../core/cost.js'
 import { postEntry } from './queries.js'
 import { chargeBatcherOf } from './charge-batcher.js'
 

@@ -31,7 +31,7 @@ export const walletOperations = [
   }),
   defineOperation({
     name: 'wallet.transfer', domain: 'wallet', title: 'Transfer credit',
-    description: "Move credit to another company's wallet by its id: at most $5,000 (AUD) per transfer, never below zero, not to this company.",
+    description: "Move credit to another company's wallet, named by its id or its referral code: at most $5,000 (AUD) per transfer, never below zero, not to this company.",
     input: TransferInput, output: TransferResponse, access: { scope: 'financials', permission: 'admin' }, cost: 'free', annotations: WRITE,
     rest: { method: 'POST', path: '/wallet/transfers', status: 201 },
     run: (ctx, input) => transfer(ctx.deps, ctx.principal!, input),

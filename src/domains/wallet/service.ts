@@ -8,7 +8,7 @@ import { AppError, validationError } from '../../core/errors.js'
 import { centsToDollars, formatCents, parseDollars } from '../../core/money.js'
 import { timestampFilter } from '../../core/paging.js'
 import { withTenant } from '../../db/sql.js'
-import { PRICE_CENTS } from './prices.js'
+import { PRICE_CENTS } from '../../core/cost.js'
 import { findBalanceCents, listEntryRows, transferCredit, type EntryKind, type EntryRow } from './queries.js'
 import { TRANSFER_MAX_DOLLARS } from './schema.js'
 

@@ -1,6 +1,7 @@
 // One JSON-RPC message in, one response (or none, for a notification) out. Shared by the
 // streamable-HTTP endpoint and the legacy SSE transport.
 import { formatCents } from '../../core/money.js'
+import { PRICES_IN_WORDS } from '../../core/cost.js'
 import type { Deps } from '../../core/deps.js'
 import type { Principal } from '../../core/access.js'
 import type { Registry } from '../../core/registry.js'
@@ -58,7 +59,7 @@ export const INSTRUCTIONS = [
 /** The instructions with what tool calls cost: the wallet's prices and the credit a company starts with. */
 export function instructions(config: Deps['config']): string {
   if (!config.WALLET_CHARGING) return INSTRUCTIONS
-  return `${INSTRUCTIONS} Tool calls are paid from the company's credit wallet: reads $0.01, writes $0.05; discovery, billing and wallet tools are free. A new company starts with ${formatCents(config.WALLET_STARTING_CREDIT_CENTS)}; wallet.balance shows it and wallet.deposit adds more (an insufficient_credit result says when it runs out).`
+  return `${INSTRUCTIONS} Tool calls are paid from the company's credit wallet: ${PRICES_IN_WORDS}. A new company starts with ${formatCents(config.WALLET_STARTING_CREDIT_CENTS)}; wallet.balance shows it and wallet.deposit adds more (an insufficient_credit result says when it runs out).`
 }
 
 function isRequest(msg: unknown): msg is JsonRpcRequest {

@@ -81,11 +81,6 @@ export async function findQuoteJob(tx: postgres.TransactionSql, quoteId: string)
   return job
 }
 
-export async function findQuoteJobId(tx: postgres.TransactionSql, quoteId: string): Promise<{ id: string } | undefined> {
-  const [job] = await tx<{ id: string }[]>`select id from jobs where quote_id = ${quoteId}`
-  return job
-}
-
 /** The job's first final invoice that is not void. */
 export async function findLiveFinalInvoice(tx: postgres.TransactionSql, jobId: string): Promise<{ id: string } | undefined> {
   const [row] = await tx<{ id: string }[]>`select id from invoices where job_id = ${jobId} and kind = 'final' and status <> 'Void' order by created_at limit 1`

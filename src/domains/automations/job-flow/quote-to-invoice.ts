@@ -27,7 +27,8 @@ import { automationChoice } from '../engine/settings.js'
 import { insertRun } from '../engine/queries/runs.js'
 import { quoteToInvoiceAutomation } from './automation.js'
 import { companyToday } from '../../../core/company-time.js'
-import { deleteFailedRun, findJobStatus, findQuoteJob, findQuoteJobId, findRunStatusAndOutcome } from './queries.js'
+import { deleteFailedRun, findJobStatus, findQuoteJob, findRunStatusAndOutcome } from './queries.js'
+import { findJobIdOfQuote } from '../../jobs/queries.js'
 
 export const QUOTE_TO_INVOICE = quoteToInvoiceAutomation.key
 
@@ -98,9 +99,9 @@ export const quoteToInvoiceOperation = defineOperation({
     const decided = await withTenantThenStart(ctx.deps, companyId, async (tx, start): Promise<Decided> => {
       const quote = await findQuote(tx, input.quote_id, await companyToday(tx, now), { forUpdate: true })
       if (!quote) throw notFound('Quote')
-      const job = await findQuoteJobId(tx, quote.id)
+      const jobId = await findJobIdOfQuote(tx, quote.id)
       const run = await findRunStatusAndOutcome(tx, workflowId)
-      if (run && run.status !== 'failed') return { answer: { workflow_id: workflowId, started: false, status: run.status, outcome: run.outcome, job_id: job?.id ?? null } }
+      if (run && run.status !== 'failed') return { answer: { workflow_id: workflowId, started: false, status: run.status, outcome: run.outcome, job_id: jobId } }
       if (quote.status !== 'Accepted') {
         throw new AppError('conflict', `Quote ${quote.quote_number} is ${quote.status}; only an Accepted quote goes on to a job and an invoice. ${quote.status === 'Sent' || quote.status === 'Viewed' ? 'It becomes Accepted when the client accepts it on its page (or quotes.update status Accepted); then call again.' : quote.status === 'Draft' ? 'Send it first (quotes.send).' : 'Create a new quote.'}`, {
           current_status: quote.status, next_step: quote.status === 'Draft' ? 'quotes.send' : 'quotes.update',
@@ -109,11 +110,11 @@ export const quoteToInvoiceOperation = defineOperation({
       const choice = await automationChoice(tx, quoteToInvoiceAutomation)
       if (!choice.enabled) throw new AppError('conflict', 'Quote to invoice is turned off for this company; turn it on with workflows.toggle (workflow_id quote_to_invoice).')
       const channel = choice.settings.channel ?? 'both'
-      if (dryRun) return { dryRun: { channel, job: job ? { id: job.id, status: (await findJobStatus(tx, job.id))!.status } : null } }
+      if (dryRun) return { dryRun: { channel, job: jobId ? { id: jobId, status: (await findJobStatus(tx, jobId))!.status } : null } }
       if (run) await deleteFailedRun(tx, workflowId) // started again below
       await insertRun(tx, { companyId, automation: QUOTE_TO_INVOICE, workflowId, subjectType: 'quote', subjectId: quote.id }, now)
       await start(workflowStart(quoteToInvoiceDefinition, { companyId, quoteId: quote.id, channel, recheckMs: ctx.deps.config.AUTOMATION_DAY_MS }))
-      return { answer: { workflow_id: workflowId, started: true, status: 'running', outcome: null, job_id: job?.id ?? null } }
+      return { answer: { workflow_id: workflowId, started: true, status: 'running', outcome: null, job_id: jobId } }
     })
     if ('answer' in decided) return { ...decided.answer, dry_run: dryRun, messages: [] }
     const { job, channel } = decided.dryRun
