@@ -78,6 +78,8 @@ const ConfigSchema = Type.Object({
   AUTOMATION_DAY_MS: Type.Integer({ minimum: 1, default: 86_400_000 }),
   /** How long a subcontractor has to answer a dispatch offer before it goes to the next candidate (4 hours). */
   DISPATCH_OFFER_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 14_400_000 }),
+  /** How long a dispatch held for the owner's approval (dispatch_requires_approval) waits before it expires unsent (48 hours, as the automations' default). */
+  DISPATCH_APPROVAL_EXPIRY_MS: Type.Integer({ minimum: 1, default: 172_800_000 }),
   /** Credit a new company starts with, in cents (SPEC 8 prices tool calls in credit; this lets a company try the tools before its first deposit). */
   WALLET_STARTING_CREDIT_CENTS: Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 500 }),
   /** Wallet credit each side of a company referral gets once the referred company's first paid period is settled, in cents (our amount: the spec names none). */

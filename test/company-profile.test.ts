@@ -46,7 +46,7 @@ describe('onboarding asks for what later steps need', () => {
     expect(profile.company).toEqual({
       id: company.company_id, business_name: 'Harbour City Plumbing', contact_name: 'Dana Nguyen', contact_email: company.email,
       phone: '+61412345678', abn: '51824753556', abn_display: '51 824 753 556', trade_type: null, state: 'WA', time_zone: 'Australia/Perth',
-      create_job_on_acceptance: true, created_at: expect.any(String),
+      create_job_on_acceptance: true, dispatch_requires_approval: false, created_at: expect.any(String),
     })
     expect(profile.available_states).toEqual(['NSW', 'VIC', 'QLD', 'WA', 'SA', 'TAS', 'ACT', 'NT'])
     expect(profile.available_time_zones).toContain('Australia/Perth')

@@ -20,6 +20,7 @@ export const CompanyProfileSchema = Type.Object({
   state: Nullable(State('State or territory the business works in (null until set): its public holidays are skipped when scheduling by business day; it picks the small-claims forum')),
   time_zone: TimeZone('Time zone (IANA) every local date, reminder and schedule is read in'),
   create_job_on_acceptance: Type.Boolean({ description: 'An accepted quote opens its job at once (status Quoted, to schedule); on by default' }),
+  dispatch_requires_approval: Type.Boolean({ description: "subcontractors.dispatch waits for the owner's approval (workflows.pending_actions) before the first offer; off by default" }),
   created_at: DateTime(),
 })
 
@@ -40,6 +41,7 @@ export const UpdateCompanyProfileInput = Type.Object(
     state: Type.Optional(Nullable(State('State or territory; the same state invoicing settings show'))),
     time_zone: Type.Optional(TimeZone("One of Australia's IANA zones, e.g. Australia/Perth; reminders keep their instant, schedules move to the new local time")),
     create_job_on_acceptance: Type.Optional(Type.Boolean({ description: 'false: an accepted quote waits for jobs.create or workflows.quote_to_invoice to get its job' })),
+    dispatch_requires_approval: Type.Optional(Type.Boolean({ description: 'true: each subcontractors.dispatch waits in workflows.pending_actions until approved (workflows.approve_action) before its first offer' })),
   },
   { additionalProperties: false, minProperties: 1 },
 )

@@ -20,6 +20,7 @@ function present(row: CompanyProfileRow) {
     company: {
       id: row.id, business_name: row.business_name, contact_name: row.contact_name, contact_email: row.contact_email, phone: row.phone,
       abn: row.abn, abn_display: row.abn ? formatAbn(row.abn) : null, trade_type: row.trade_type, state: row.state, time_zone: row.time_zone, create_job_on_acceptance: row.create_job_on_acceptance,
+      dispatch_requires_approval: row.dispatch_requires_approval,
       created_at: row.created_at.toISOString(),
     },
     available_states: [...AU_STATES],
@@ -43,6 +44,7 @@ export async function updateCompanyProfile(deps: Deps, principal: Principal, inp
   if (input.contact_email !== undefined) profile.contact_email = input.contact_email
   if (input.trade_type !== undefined) profile.trade_type = input.trade_type?.trim() || null
   if (input.create_job_on_acceptance !== undefined) profile.create_job_on_acceptance = input.create_job_on_acceptance
+  if (input.dispatch_requires_approval !== undefined) profile.dispatch_requires_approval = input.dispatch_requires_approval
   if (input.phone !== undefined) {
     const phone = readOptionalAuPhone(input.phone)
     if ('problem' in phone) problems.push(phone.problem)

@@ -2,7 +2,7 @@
 // area matching, licence and insurance on record and current; everyone else is left out with the
 // reason recorded), the dispatch's record and its run (write-then-start), the run's activities, and
 // the answer from the offer page. Each offer's SMS/email carries a key per offer and channel.
-import { randomBytes } from 'node:crypto'
+import { randomBytes, randomUUID } from 'node:crypto'
 import type postgres from 'postgres'
 import type { Deps } from '../../core/deps.js'
 import { AppError, notFound } from '../../core/errors.js'
@@ -17,10 +17,10 @@ import type { QueuedMessage } from '../../../workflows/messages.js'
 import { raiseReminder } from '../reminders/service.js'
 import {
   assignJobSubcontractor, findCompanyName, findDispatch, findDispatchCompany, findDispatchJob, findOffer, findOfferByToken, findRunningDispatch,
-  findSubcontractorForOffer, finishDispatchRow, insertDispatch, listDispatchCandidates, nextDispatchNumber, recordSkippedOffer, setOfferStatus, upsertOffer,
+  findDispatchRequiresApproval, findSubcontractorForOffer, finishDispatchRow, insertDispatch, listDispatchCandidates, nextDispatchNumber, recordSkippedOffer, setOfferStatus, upsertOffer,
   type DispatchJobRow, type SubcontractorRow,
 } from './queries.js'
-import { dispatch, dispatchAnsweredSignal, dispatchWorkflowId, type DispatchActivities, type OfferPlan, type OfferState } from './workflows/dispatch.js'
+import { dispatch, dispatchAnsweredSignal, dispatchWorkflowId, type DispatchActivities, type DispatchInput, type OfferPlan, type OfferState } from './workflows/dispatch.js'
 
 export const dispatchDefinition = defineWorkflow<DispatchActivities>()({
   workflow: dispatch,
@@ -96,15 +96,25 @@ export async function startDispatch(deps: Deps, companyId: string, input: Dispat
     }
     const now = deps.clock.now()
     const timeout = deps.config.DISPATCH_OFFER_TIMEOUT_MS
+    const heldForApproval = await findDispatchRequiresApproval(tx)
+    // The first offer as it would go (its link is made when it is sent): the dry run's preview, and what the approver sees.
+    const firstOffer = (token: string) => composeOffer(deps, tx, job, eligible[0]!, { id: token, token, expiresAt: new Date(now.getTime() + timeout) })
     if (input.dry_run) {
-      const messages = await composeOffer(deps, tx, job, eligible[0]!, { id: 'dry-run', token: 'dry-run', expiresAt: new Date(now.getTime() + timeout) })
-      return { dryRun: true as const, workflowId: null, candidates: eligible, excluded, messages }
+      return { dryRun: true as const, workflowId: null, heldForApproval, pendingActionId: null, candidates: eligible, excluded, messages: await firstOffer('dry-run') }
     }
     const number = await nextDispatchNumber(tx, job.id)
     const workflowId = dispatchWorkflowId({ companyId, jobId: job.id, number })
     const dispatchId = await insertDispatch(tx, { companyId, jobId: job.id, number, workflowId, trade: input.trade ?? null, candidates: eligible.map((s) => s.id), excluded }, now)
-    await start(workflowStart(dispatchDefinition, { companyId, jobId: job.id, dispatchId, number, candidates: eligible.map((s) => s.id), offerTimeoutMs: timeout }))
-    return { dryRun: false as const, workflowId, dispatchId, candidates: eligible, excluded, messages: [] as QueuedMessage[] }
+    const approval: DispatchInput['approval'] = heldForApproval
+      ? {
+          actionId: randomUUID(),
+          expiresInMs: deps.config.DISPATCH_APPROVAL_EXPIRY_MS,
+          summary: `Offer the job "${job.title}" to ${eligible.map((s) => s.name).join(', then ')}, one at a time (${Math.round(timeout / 60_000)} min each to answer)`,
+          messages: (await firstOffer('sent-on-approval')).map((m) => ({ channel: m.channel, to: m.to, name: eligible[0]!.name, subject: m.subject ?? null, text: m.text ?? m.body })),
+        }
+      : undefined
+    await start(workflowStart(dispatchDefinition, { companyId, jobId: job.id, dispatchId, number, candidates: eligible.map((s) => s.id), offerTimeoutMs: timeout, ...(approval ? { approval } : {}) }))
+    return { dryRun: false as const, workflowId, dispatchId, heldForApproval, pendingActionId: approval?.actionId ?? null, candidates: eligible, excluded, messages: [] as QueuedMessage[] }
   })
 }
 

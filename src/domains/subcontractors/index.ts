@@ -3,6 +3,7 @@ import { subcontractorOperations, subcontractorsDispatchOperation, subcontractor
 import type { JobChanged } from '../jobs/events.js'
 import { dispatchDefinition, finishDispatch, nudgeDispatchOfCancelledJob, planDispatchOffer, settleDispatchOffer } from './dispatch.js'
 import type { DispatchActivities } from './workflows/dispatch.js'
+import type { PendingActionActivities } from '../../../workflows/approval.js'
 
 export const subcontractorsDomain = defineDomain({
   name: 'subcontractors',
@@ -12,7 +13,7 @@ export const subcontractorsDomain = defineDomain({
     planDispatchOffer: (input) => planDispatchOffer(deps, input),
     settleDispatchOffer: (input) => settleDispatchOffer(deps, input),
     finishDispatch: (input) => finishDispatch(deps, input),
-  }) satisfies Omit<DispatchActivities, 'sendMessage'>, // sendMessage: comms
+  }) satisfies Omit<DispatchActivities, 'sendMessage' | keyof PendingActionActivities>, // sendMessage: comms; the pending-action record: the approval engine (workflows)
   workflows: [dispatchDefinition],
   reactions: [{
     name: 'dispatch: a cancelled job stops its dispatch',

@@ -12,12 +12,15 @@ export function afterSubcontractorChange(output: SubcontractorResult): NextStep[
   )
 }
 
-interface DispatchResult { workflow_id: string | null; dry_run: boolean; candidates: { subcontractor_id: string }[] }
+interface DispatchResult { workflow_id: string | null; dry_run: boolean; held_for_approval: boolean; pending_action_id: string | null; candidates: { subcontractor_id: string }[] }
 
-/** After a dispatch: a dry run is sent for real; a started one is watched on the job. */
+/** After a dispatch: a dry run is sent for real; one held for approval is approved; a started one is watched on the job. */
 export function afterDispatch(output: DispatchResult): NextStep[] {
   return steps(
-    output.dry_run && output.candidates.length > 0 && { tool: 'subcontractors.dispatch', why: 'Send the first offer: the same call without dry_run.' },
+    output.dry_run && output.candidates.length > 0 && {
+      tool: 'subcontractors.dispatch', why: `Start it: the same call without dry_run${output.held_for_approval ? ' (it then waits for your approval before the first offer)' : ''}.`,
+    },
+    output.pending_action_id !== null && { tool: 'workflows.approve_action', why: `Nothing is offered until approved: action_id ${output.pending_action_id} (or workflows.reject_action).` },
     !output.dry_run && { tool: 'jobs.list', why: `The job gets its subcontractor when one accepts (run ${output.workflow_id}).` },
   )
 }

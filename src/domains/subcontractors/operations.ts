@@ -71,6 +71,8 @@ const DispatchOutput = Type.Object({
   workflow_id: Type.Union([Type.String(), Type.Null()], { description: 'dispatch:<company>:<job>:<n>; null on a dry run' }),
   candidates: Type.Array(Type.Object({ subcontractor_id: Type.String(), name: Type.String() }), { description: 'Offered one at a time in this order' }),
   excluded: Excluded,
+  held_for_approval: Type.Boolean({ description: "The company's dispatch_requires_approval is on: nothing is offered until the owner approves (workflows.approve_action)" }),
+  pending_action_id: Type.Union([Type.String(), Type.Null()], { description: 'The action waiting for approval (workflows.pending_actions); null when offers go at once or on a dry run' }),
   ...RunMessageFields,
 })
 
@@ -78,7 +80,7 @@ export const subcontractorsDispatchOperation = defineOperation({
   name: 'subcontractors.dispatch',
   domain: 'subcontractors',
   title: 'Dispatch a subcontractor',
-  description: 'Offer a job to eligible subcontractors one at a time (SMS/email with an accept/decline link); on decline or timeout the next is offered, until one accepts (set on the job) or nobody is left (owner reminded).',
+  description: "Offer a job to eligible subcontractors one at a time (SMS/email with an accept/decline link); on decline or timeout the next is offered, until one accepts (set on the job) or nobody is left (owner reminded). With the company setting dispatch_requires_approval (company.update_profile) the first offer waits in workflows.pending_actions for approval.",
   input: DispatchInput,
   output: DispatchOutput,
   access: { scope: 'jobs', permission: 'write' },
@@ -88,7 +90,7 @@ export const subcontractorsDispatchOperation = defineOperation({
   run: async (ctx, input) => {
     const r = await startDispatch(ctx.deps, ctx.principal!.companyId, input)
     const messages = r.dryRun ? await withTenant(ctx.deps.db, ctx.principal!.companyId, (tx) => messageViews(tx, r.messages)) : []
-    return { workflow_id: r.workflowId, candidates: r.candidates.map((s) => ({ subcontractor_id: s.id, name: s.name })), excluded: r.excluded, dry_run: r.dryRun, messages }
+    return { workflow_id: r.workflowId, candidates: r.candidates.map((s) => ({ subcontractor_id: s.id, name: s.name })), excluded: r.excluded, held_for_approval: r.heldForApproval, pending_action_id: r.pendingActionId, dry_run: r.dryRun, messages }
   },
   nextSteps: afterDispatch,
 })

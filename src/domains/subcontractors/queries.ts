@@ -213,6 +213,12 @@ export async function findDispatchCompany(sql: postgres.Sql, token: string): Pro
   return row?.company_id ?? null
 }
 
+/** Whether the company holds each dispatch for its approval before the first offer (companies.dispatch_requires_approval). */
+export async function findDispatchRequiresApproval(tx: postgres.TransactionSql): Promise<boolean> {
+  const [row] = await tx<{ dispatch_requires_approval: boolean }[]>`select dispatch_requires_approval from companies`
+  return row?.dispatch_requires_approval ?? false
+}
+
 export async function findCompanyName(tx: postgres.TransactionSql): Promise<string> {
   const [row] = await tx<{ business_name: string }[]>`select business_name from companies`
   return row!.business_name

@@ -5,9 +5,13 @@
 // `answered`; when the timer runs out the settle activity marks the offer timed out unless an answer
 // got there first (the database decides, so a late click and the timeout never both win). A
 // decline or timeout moves on to the next candidate; an accept, a cancelled job or nobody left ends it.
+// With the company's dispatch_requires_approval on, the run first waits for the owner's decision
+// (workflows.pending_actions / approve_action, the automations' approval gate): nothing is offered
+// before an approval; a rejection or the expiry ends the dispatch not_approved.
 import { condition, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow'
 import { DATABASE_STEP } from '../../../../workflows/activity-options.js'
-import { deliverEach } from '../../../../workflows/held-step.js'
+import { approvalGate, type PendingActionActivities, type PendingMessage } from '../../../../workflows/approval.js'
+import { deliverEach, type StepDelivery } from '../../../../workflows/held-step.js'
 import type { QueuedMessage, SendMessageActivities } from '../../../../workflows/messages.js'
 
 export interface DispatchInput {
@@ -20,7 +24,12 @@ export interface DispatchInput {
   candidates: string[]
   /** How long each candidate has to answer. */
   offerTimeoutMs: number
+  /** Held for the owner's approval before the first offer (absent: offers go at once). */
+  approval?: { actionId: string; expiresInMs: number; summary: string; messages: PendingMessage[] }
 }
+
+/** The automation name the pending action is listed under (workflows.pending_actions). */
+export const DISPATCH_APPROVAL = 'subcontractor_dispatch'
 
 export const dispatchWorkflowId = (keys: Pick<DispatchInput, 'companyId' | 'jobId' | 'number'>) => `dispatch:${keys.companyId}:${keys.jobId}:${keys.number}`
 
@@ -35,21 +44,52 @@ export type OfferPlan =
 
 export type OfferState = 'offered' | 'accepted' | 'declined' | 'timed_out' | 'withdrawn'
 
-export interface DispatchActivities extends SendMessageActivities {
+export interface DispatchActivities extends SendMessageActivities, PendingActionActivities {
   /** Records offer `position` to a candidate and composes its messages; a skip (no longer eligible) or a stop (job cancelled). */
   planDispatchOffer(input: { companyId: string; dispatchId: string; subcontractorId: string; position: number; timeoutMs: number }): Promise<OfferPlan>
   /** The offer's state now; with `expire`, an unanswered offer becomes timed_out (a cancelled job withdraws it). */
   settleDispatchOffer(input: { companyId: string; offerId: string; expire: boolean }): Promise<{ state: OfferState; jobCancelled: boolean }>
   /** Ends the dispatch: accepted, cancelled, or exhausted (then the owner is told). */
-  finishDispatch(input: { companyId: string; dispatchId: string; status: 'accepted' | 'cancelled' | 'exhausted'; outcome: string }): Promise<void>
+  finishDispatch(input: { companyId: string; dispatchId: string; status: DispatchResult['status']; outcome: string }): Promise<void>
 }
 
-const { planDispatchOffer, settleDispatchOffer, finishDispatch } = proxyActivities<DispatchActivities>(DATABASE_STEP)
+const { planDispatchOffer, settleDispatchOffer, finishDispatch, recordPendingAction, settlePendingAction } = proxyActivities<DispatchActivities>(DATABASE_STEP)
 
 export interface DispatchResult {
-  status: 'accepted' | 'cancelled' | 'exhausted'
+  status: 'accepted' | 'cancelled' | 'exhausted' | 'not_approved'
   subcontractorId: string | null
   offers: { subcontractorId: string; state: OfferState | 'skipped'; reason?: string }[]
+}
+
+type Approval = NonNullable<DispatchInput['approval']>
+
+/**
+ * The owner's decision on the dispatch, recorded as a pending action. Approved: the returned
+ * function settles the action once the first offer has gone (or the run ended before any), so
+ * approve_action answers with what the approval did.
+ */
+async function awaitApproval(input: DispatchInput, approval: Approval, workflowId: string) {
+  // Before any await: a decision may arrive as soon as the action is listed.
+  const gate = approvalGate(approval.actionId)
+  const base = { companyId: input.companyId, actionId: approval.actionId }
+  const pending = await recordPendingAction({ ...base, automation: DISPATCH_APPROVAL, workflowId, summary: approval.summary, messages: approval.messages, expiresInMs: approval.expiresInMs })
+  const decision = await gate.awaitDecision(Date.parse(pending.expiresAt) - Date.now())
+  const decided = { ...base, decidedAt: decision.decidedAt, decidedBy: decision.keyId, note: decision.note }
+  if (decision.decision !== 'approve') {
+    const status = decision.decision === 'reject' ? 'rejected' as const : 'expired' as const
+    await settlePendingAction({ ...decided, status, outcome: null })
+    await gate.settle(status, null)
+    return { approved: false as const, outcome: status === 'rejected' ? 'the owner rejected the dispatch: nothing was offered' : 'the approval expired without a decision: nothing was offered' }
+  }
+  await settlePendingAction({ ...decided, status: 'approved', outcome: null })
+  let settled = false
+  const settle = async (status: 'executed' | 'failed', outcome: unknown) => {
+    if (settled) return
+    settled = true
+    await settlePendingAction({ ...decided, status, outcome })
+    await gate.settle(status, outcome)
+  }
+  return { approved: true as const, settle }
 }
 
 export async function dispatch(input: DispatchInput): Promise<DispatchResult> {
@@ -57,9 +97,17 @@ export async function dispatch(input: DispatchInput): Promise<DispatchResult> {
   setHandler(dispatchAnsweredSignal, () => { nudged = true })
   const ids = { companyId: input.companyId, dispatchId: input.dispatchId }
   const result: DispatchResult = { status: 'exhausted', subcontractorId: null, offers: [] }
+  let settleApproval: ((status: 'executed' | 'failed', outcome: unknown) => Promise<void>) | null = null
   const end = async (status: DispatchResult['status'], outcome: string) => {
+    // An approved dispatch that ended before any offer went: the approver hears why.
+    await settleApproval?.('failed', { sent: [], failed: [], stopped: `${outcome}: nothing sent` })
     await finishDispatch({ ...ids, status, outcome })
     return { ...result, status }
+  }
+  if (input.approval) {
+    const decision = await awaitApproval(input, input.approval, dispatchWorkflowId(input))
+    if (!decision.approved) return end('not_approved', decision.outcome)
+    settleApproval = decision.settle
   }
   for (let i = 0; i < input.candidates.length; i++) {
     const subcontractorId = input.candidates[i]!
@@ -69,7 +117,8 @@ export async function dispatch(input: DispatchInput): Promise<DispatchResult> {
       result.offers.push({ subcontractorId, state: 'skipped', reason: plan.skip })
       continue
     }
-    await deliverEach(input.companyId, plan.messages)
+    const delivery: StepDelivery = await deliverEach(input.companyId, plan.messages)
+    await settleApproval?.(delivery.sent.length ? 'executed' : 'failed', delivery.outcome)
     const deadline = Date.parse(plan.expiresAt)
     let settled: { state: OfferState; jobCancelled: boolean }
     for (;;) {
