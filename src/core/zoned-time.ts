@@ -101,3 +101,14 @@ export function longLocalDate(value: string | Date, timeZone: string): string {
   }
   return f.format(calendarDate ? new Date(`${value}T00:00:00Z`) : new Date(value))
 }
+
+const timeFormats = new Map<string, Intl.DateTimeFormat>()
+/** An instant's wall-clock time in the zone as people read it ("3:05 pm"), to go with longLocalDate. */
+export function shortLocalTime(value: string | Date, timeZone: string): string {
+  let f = timeFormats.get(timeZone)
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-AU', { hour: 'numeric', minute: '2-digit', timeZone })
+    timeFormats.set(timeZone, f)
+  }
+  return f.format(new Date(value))
+}

@@ -16,7 +16,7 @@ import { withTenantThenStart } from '../../temporal/outbox.js'
 import type { QueuedMessage } from '../../../workflows/messages.js'
 import { raiseReminder } from '../reminders/service.js'
 import {
-  assignJobSubcontractor, findCompanyName, findDispatch, findDispatchCompany, findDispatchJob, findOffer, findOfferByToken, findRunningDispatch,
+  assignJobSubcontractor, findCompanyName, findDispatch, findDispatchCompany, findDispatchJob, findOffer, findOfferByToken, findOfferingBusiness, findRunningDispatch,
   findDispatchRequiresApproval, findSubcontractorForOffer, finishDispatchRow, insertDispatch, listDispatchCandidates, nextDispatchNumber, recordSkippedOffer, setOfferStatus, upsertOffer,
   type DispatchJobRow, type SubcontractorRow,
 } from './queries.js'
@@ -176,7 +176,8 @@ export async function finishDispatch(deps: Deps, input: Parameters<DispatchActiv
 
 // The offer page.
 
-export interface OfferView { businessName: string; jobTitle: string; address: string | null; scheduledDate: string | null; status: string; expiresAt: string }
+/** scheduledDate is the business's calendar day (YYYY-MM-DD); expiresAt an instant, shown in timeZone (the business's). */
+export interface OfferView { businessName: string; timeZone: string; jobTitle: string; address: string | null; scheduledDate: string | null; status: string; expiresAt: string }
 
 async function withOffer<T>(deps: Deps, token: string, fn: (tx: postgres.TransactionSql, offer: NonNullable<Awaited<ReturnType<typeof findOfferByToken>>>, companyId: string) => Promise<T>): Promise<T> {
   if (!/^[A-Za-z0-9_-]{10,64}$/.test(token)) throw notFound('Job offer')
@@ -193,7 +194,8 @@ async function view(tx: postgres.TransactionSql, offer: { job_id: string; status
   const job = (await findDispatchJob(tx, offer.job_id))!
   // Past its expiry the offer is closed even before the run has marked it timed out.
   const status = offer.status === 'offered' && offer.expires_at <= now ? 'timed_out' : offer.status
-  return { businessName: await findCompanyName(tx), jobTitle: job.title, address: job.address, scheduledDate: job.scheduled_date, status, expiresAt: offer.expires_at.toISOString() }
+  const business = await findOfferingBusiness(tx)
+  return { businessName: business.name, timeZone: business.timeZone, jobTitle: job.title, address: job.address, scheduledDate: job.scheduled_date, status, expiresAt: offer.expires_at.toISOString() }
 }
 
 export const offerView = (deps: Deps, token: string) => withOffer(deps, token, (tx, offer) => view(tx, offer, deps.clock.now()))

@@ -105,11 +105,13 @@ export async function listSubcontractorRows(tx: postgres.TransactionSql, filter:
 
 // Dispatch (dispatch.ts): the job, the candidates, the dispatch and its offers.
 
+/** scheduled_date: the booking's calendar day in the business's own zone (a 7:30 am Sydney booking is the evening before in UTC). */
 export interface DispatchJobRow { id: string; title: string; status: string; address: string | null; scheduled_date: string | null; subcontractor_id: string | null }
 
 export async function findDispatchJob(tx: postgres.TransactionSql, jobId: string): Promise<DispatchJobRow | undefined> {
   const [job] = await tx<DispatchJobRow[]>`
-    select id, title, status, address, to_char(scheduled_date, 'YYYY-MM-DD') as scheduled_date, subcontractor_id from jobs where id = ${jobId}`
+    select j.id, j.title, j.status, j.address, to_char(j.scheduled_date at time zone c.time_zone, 'YYYY-MM-DD') as scheduled_date, j.subcontractor_id
+    from jobs j join companies c on c.id = j.company_id where j.id = ${jobId}`
   return job
 }
 
@@ -220,6 +222,11 @@ export async function findDispatchRequiresApproval(tx: postgres.TransactionSql):
 }
 
 export async function findCompanyName(tx: postgres.TransactionSql): Promise<string> {
-  const [row] = await tx<{ business_name: string }[]>`select business_name from companies`
-  return row!.business_name
+  return (await findOfferingBusiness(tx)).name
+}
+
+/** The tenant's business as its offers show it: its name, and the zone its times are read in. */
+export async function findOfferingBusiness(tx: postgres.TransactionSql): Promise<{ name: string; timeZone: string }> {
+  const [row] = await tx<{ business_name: string; time_zone: string }[]>`select business_name, time_zone from companies`
+  return { name: row!.business_name, timeZone: row!.time_zone }
 }

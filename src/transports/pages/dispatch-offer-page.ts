@@ -3,15 +3,15 @@
 import Router from '@koa/router'
 import type { Context } from 'koa'
 import type { Deps } from '../../core/deps.js'
+import { AppError } from '../../core/errors.js'
+import { longLocalDate, shortLocalTime } from '../../core/zoned-time.js'
 import { answerOffer, offerView, type OfferView } from '../../domains/subcontractors/dispatch.js'
 import { refuseCrossSite, setPageHeaders } from '../http-hygiene.js'
-import { CLIENT_PAGE_STYLE, clientPageStart, escapeHtml as e } from './html.js'
+import { CLIENT_ANSWER_STYLE, CLIENT_PAGE_STYLE, clientPageStart, escapeHtml as e } from './html.js'
 
-const STYLE = `${CLIENT_PAGE_STYLE}
-  button { width: 100%; font-size: 1.1rem; padding: .9rem; margin-top: .75rem; border: 0; border-radius: .5rem; cursor: pointer; color: #fff; }
-  #accept { background: #166534; } #decline { background: #7f1d1d; }
-  .status { padding: .75rem 1rem; border-radius: .5rem; font-weight: 600; background: #e3f4e8; color: #14532d; }
-  :focus-visible { outline: 3px solid #2563eb; outline-offset: 2px; }
+const STYLE = `${CLIENT_PAGE_STYLE}${CLIENT_ANSWER_STYLE}
+  dl { margin: .75rem 0 0; } dt { color: #555; font-size: .9rem; } dd { margin: 0 0 .5rem; font-size: 1.05rem; }
+  .status.accepted { background: #e3f4e8; color: #14532d; } .status.closed { background: #fdecec; color: #7f1d1d; }
 `
 
 const ANSWERED: Record<string, string> = {
@@ -23,12 +23,19 @@ const ANSWERED: Record<string, string> = {
 }
 
 function render(token: string, v: OfferView): string {
-  const details = `<p><strong>${e(v.jobTitle)}</strong></p>${v.address ? `<p>${e(v.address)}</p>` : ''}${v.scheduledDate ? `<p>Date: ${e(v.scheduledDate)}</p>` : ''}`
+  const at = (iso: string) => `${shortLocalTime(iso, v.timeZone)}, ${longLocalDate(iso, v.timeZone)}` // the business's clock
+  const facts = [
+    v.address && ['Where', e(v.address)],
+    v.scheduledDate && ['When', e(longLocalDate(v.scheduledDate, v.timeZone))],
+    v.status === 'offered' && ['Answer by', e(at(v.expiresAt))],
+  ].filter((f): f is string[] => Boolean(f)).map(([term, value]) => `<dt>${term}</dt><dd>${value}</dd>`).join('')
+  const job = `<section class="card"><h2>${e(v.jobTitle)}</h2>${facts ? `<dl>${facts}</dl>` : ''}</section>`
   const body = v.status === 'offered'
-    ? `<div class="card">${details}<p>Answer by ${e(v.expiresAt)}.</p>
-<form method="post" action="/d/${e(token)}/accept"><button type="submit" id="accept">Accept the job</button></form>
-<form method="post" action="/d/${e(token)}/decline"><button type="submit" id="decline">Decline</button></form></div>`
-    : `<div class="card">${details}</div><p class="status" role="status" id="answered">${e(ANSWERED[v.status] ?? 'This offer is closed.')}</p>`
+    ? `${job}
+<form method="post" action="/d/${e(token)}/accept"><button type="submit" class="accept" id="accept">Accept the job</button></form>
+<form method="post" action="/d/${e(token)}/decline"><button type="submit" class="decline" id="decline">Decline</button></form>`
+    : `<p class="status ${v.status === 'accepted' ? 'accepted' : 'closed'}" role="status" id="answered" data-status="${e(v.status)}">${e(ANSWERED[v.status] ?? 'This offer is closed.')}</p>
+${job}`
   return `${clientPageStart(`Job offer from ${v.businessName}`, STYLE)}
 <header><p>${e(v.businessName)}</p><h1>Job offer</h1></header>
 ${body}
@@ -37,21 +44,41 @@ ${body}
 </html>`
 }
 
-function show(ctx: Context, token: string, view: OfferView) {
+/** A link that leads nowhere (mistyped, cut short in the SMS) still gets a page a phone can read. */
+function renderNotFound(): string {
+  return `${clientPageStart('Job offer not found', STYLE)}
+<header><h1>Job offer not found</h1></header>
+<p class="status closed" role="status" id="not-found">This link does not lead to a job offer.</p>
+<p>Check that the whole link from the text message or email was opened, or ask the business that sent it to send the offer again.</p>
+</main>
+</body>
+</html>`
+}
+
+/** Runs a page route; an unknown token answers 404 with the page above instead of the API's JSON error. */
+async function offerPage(ctx: Context, fn: () => Promise<void>) {
   setPageHeaders(ctx)
-  ctx.body = render(token, view)
+  try {
+    await fn()
+  } catch (error) {
+    if (!(error instanceof AppError) || error.code !== 'not_found') throw error
+    ctx.status = 404
+    ctx.body = renderNotFound()
+  }
 }
 
 export function dispatchOfferPages(deps: Deps): Router {
   const router = new Router()
-  router.get('/d/:token', async (ctx) => show(ctx, ctx.params.token!, await offerView(deps, ctx.params.token!)))
+  router.get('/d/:token', (ctx) => offerPage(ctx, async () => {
+    ctx.body = render(ctx.params.token!, await offerView(deps, ctx.params.token!))
+  }))
   for (const answer of ['accept', 'decline'] as const) {
-    router.post(`/d/:token/${answer}`, async (ctx) => {
+    router.post(`/d/:token/${answer}`, (ctx) => offerPage(ctx, async () => {
       refuseCrossSite(ctx, deps)
       await answerOffer(deps, ctx.params.token!, answer)
       ctx.status = 303
       ctx.redirect(`/d/${ctx.params.token!}`)
-    })
+    }))
   }
   return router
 }

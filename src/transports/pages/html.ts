@@ -12,6 +12,14 @@ export const CLIENT_PAGE_STYLE = `
   .card { background: #fff; border: 1px solid #d9dce1; border-radius: .75rem; padding: 1rem; margin: 1rem 0; }
 `
 
+/** What a client page that asks for an answer (quote, job offer) adds: full-width tap targets and a status line. */
+export const CLIENT_ANSWER_STYLE = `
+  .status { padding: .75rem 1rem; border-radius: .5rem; font-weight: 600; }
+  button { width: 100%; min-height: 3rem; font-family: inherit; font-size: 1.1rem; padding: .9rem; margin-top: .75rem; border: 0; border-radius: .5rem; cursor: pointer; }
+  button.accept { background: #15803d; color: #fff; } button.decline { background: #fff; color: #7f1d1d; border: 2px solid #7f1d1d; }
+  :focus-visible { outline: 3px solid #2563eb; outline-offset: 2px; }
+`
+
 export function page(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en-AU">

@@ -5,28 +5,24 @@ import type { Context } from 'koa'
 import type { Deps } from '../../core/deps.js'
 import { AppError } from '../../core/errors.js'
 import { acceptPublicQuote, declinePublicQuote, openPublicQuote, type PublicQuoteView } from '../../domains/quotes/public.js'
-import { CLIENT_PAGE_STYLE, clientPageStart, escapeHtml as e } from './html.js'
+import { CLIENT_ANSWER_STYLE, CLIENT_PAGE_STYLE, clientPageStart, escapeHtml as e } from './html.js'
 import { formFields, refuseCrossSite, setPageHeaders } from '../http-hygiene.js'
 import { formatAbn } from '../../domains/onboarding/abn.js'
 import { formatDollars } from '../../core/money.js'
 import { longLocalDate } from '../../core/zoned-time.js'
 
-const STYLE = `${CLIENT_PAGE_STYLE}
+const STYLE = `${CLIENT_PAGE_STYLE}${CLIENT_ANSWER_STYLE}
   table { width: 100%; border-collapse: collapse; font-size: .95rem; }
   th, td { text-align: left; padding: .5rem .25rem; border-bottom: 1px solid #e6e8eb; vertical-align: top; }
   th.num, td.num { text-align: right; white-space: nowrap; }
   tfoot th, tfoot td { border-bottom: 0; } tfoot tr.total th, tfoot tr.total td { font-size: 1.15rem; font-weight: 700; }
-  .status { padding: .75rem 1rem; border-radius: .5rem; font-weight: 600; }
   .status.Accepted { background: #e3f4e8; color: #14532d; } .status.Declined, .status.Expired { background: #fdecec; color: #7f1d1d; }
   .status.Sent, .status.Viewed { background: #e8f0fe; color: #1e3a8a; }
   label { display: block; font-weight: 600; margin-bottom: .25rem; }
   input[type=text], textarea { width: 100%; box-sizing: border-box; font-size: 1.1rem; padding: .75rem; border: 1px solid #8a8f98; border-radius: .5rem; }
-  button { width: 100%; font-size: 1.1rem; padding: .9rem; margin-top: .75rem; border: 0; border-radius: .5rem; cursor: pointer; }
-  button.accept { background: #15803d; color: #fff; } button.decline { background: #fff; color: #7f1d1d; border: 2px solid #7f1d1d; }
   details summary { cursor: pointer; color: #7f1d1d; font-weight: 600; padding: .5rem 0; }
   .error { background: #fdecec; color: #7f1d1d; border-radius: .5rem; padding: .75rem; }
   .muted { color: #555; font-size: .9rem; }
-  :focus-visible { outline: 3px solid #2563eb; outline-offset: 2px; }
 `
 
 /** After acceptance: the deposit invoice, with a way to pay what is still owed on it. */
