@@ -11,12 +11,13 @@ import { companyToday } from '../../core/company-time.js'
 import { escapeHtml as e } from '../../core/html-escape.js'
 import { isAuMobile } from '../../core/phone.js'
 import { withTenant } from '../../db/sql.js'
+import { longLocalDate, shortLocalTime } from '../../core/zoned-time.js'
 import { defineWorkflow, workflowStart } from '../../temporal/contract.js'
 import { withTenantThenStart } from '../../temporal/outbox.js'
 import type { QueuedMessage } from '../../../workflows/messages.js'
 import { raiseReminder } from '../reminders/service.js'
 import {
-  assignJobSubcontractor, findCompanyName, findDispatch, findDispatchCompany, findDispatchJob, findOffer, findOfferByToken, findOfferingBusiness, findRunningDispatch,
+  assignJobSubcontractor, findDispatch, findDispatchCompany, findDispatchJob, findOffer, findOfferByToken, findOfferingBusiness, findRunningDispatch,
   findDispatchRequiresApproval, findSubcontractorForOffer, finishDispatchRow, insertDispatch, listDispatchCandidates, nextDispatchNumber, recordSkippedOffer, setOfferStatus, upsertOffer,
   type DispatchJobRow, type SubcontractorRow,
 } from './queries.js'
@@ -53,8 +54,10 @@ export function ineligibleReason(s: SubcontractorRow, job: DispatchJobRow, trade
 export interface DispatchRequest { job_id: string; subcontractor_id?: string; candidates?: string[]; trade?: string; message?: string; dry_run?: boolean }
 
 async function composeOffer(deps: Deps, tx: postgres.TransactionSql, job: DispatchJobRow, s: SubcontractorRow, offer: { id: string; token: string; expiresAt: Date }): Promise<QueuedMessage[]> {
-  const business = await findCompanyName(tx)
+  const { name: business, timeZone } = await findOfferingBusiness(tx)
   const link = dispatchOfferUrl(deps.urls.siteRoot, offer.token)
+  // The deadline on the business's clock, as the offer page shows it.
+  const answerBy = `${shortLocalTime(offer.expiresAt, timeZone)}, ${longLocalDate(offer.expiresAt, timeZone)}`
   const when = job.scheduled_date ? ` on ${job.scheduled_date}` : ''
   const where = job.address ? ` at ${job.address}` : ''
   const text = `${business}: job offer "${job.title}"${where}${when}. Accept or decline: ${link}`
@@ -66,7 +69,7 @@ async function composeOffer(deps: Deps, tx: postgres.TransactionSql, job: Dispat
     out.push({
       ...base, channel: 'email', to: s.email, subject: `Job offer from ${business}: ${job.title}`, idempotencyKey: `${key}:email`,
       // Names, titles and addresses are people's text: escaped in the HTML part.
-      body: `<p>Hi ${e(s.name)},</p><p>${e(business)} offers you the job "${e(job.title)}"${e(where)}${e(when)}.</p><p><a href="${e(link)}">Accept or decline</a> by ${offer.expiresAt.toISOString()}.</p>`,
+      body: `<p>Hi ${e(s.name)},</p><p>${e(business)} offers you the job "${e(job.title)}"${e(where)}${e(when)}.</p><p><a href="${e(link)}">Accept or decline</a> by ${e(answerBy)}.</p>`,
     })
   }
   return out

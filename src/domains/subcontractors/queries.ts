@@ -221,10 +221,6 @@ export async function findDispatchRequiresApproval(tx: postgres.TransactionSql):
   return row?.dispatch_requires_approval ?? false
 }
 
-export async function findCompanyName(tx: postgres.TransactionSql): Promise<string> {
-  return (await findOfferingBusiness(tx)).name
-}
-
 /** The tenant's business as its offers show it: its name, and the zone its times are read in. */
 export async function findOfferingBusiness(tx: postgres.TransactionSql): Promise<{ name: string; timeZone: string }> {
   const [row] = await tx<{ business_name: string; time_zone: string }[]>`select business_name, time_zone from companies`
