@@ -45,6 +45,14 @@ const ConfigSchema = Type.Object({
   TWILIO_AUTH_TOKEN: Type.Optional(Type.String()),
   TWILIO_FROM: Type.Optional(Type.String()),
   TWILIO_BASE_URL: Type.Optional(Type.String()),
+  /**
+   * NSW Fair Trading Trades Register API (api.nsw.gov.au): with key and secret set, NSW licences are
+   * checked against it at subcontractors.register/verify; without them, details are recorded as given.
+   */
+  NSW_TRADES_API_KEY: Type.Optional(Type.String()),
+  NSW_TRADES_API_SECRET: Type.Optional(Type.String()),
+  /** Another gateway address (default https://api.onegov.nsw.gov.au), e.g. a local server in tests. */
+  NSW_TRADES_BASE_URL: Type.Optional(Type.String()),
   EMAIL_PROVIDER: Type.Union([Type.Literal('local'), Type.Literal('smtp')], { default: 'local' }),
   SMTP_URL: Type.Optional(Type.String()),
   EMAIL_FROM: Type.String({ default: 'Tradie Ops <no-reply@localhost>' }),

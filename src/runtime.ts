@@ -80,7 +80,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     urls,
     payments: createPaymentsProvider(config, urls, () => clock.now()),
     crypto: createCryptoProvider(config, urls, () => clock.now()),
-    registers: createRegisterProvider(config),
+    registers: createRegisterProvider(config, () => clock.now()),
     sms: createSmsProvider(config),
     email: createEmailProvider(config),
     workflows,

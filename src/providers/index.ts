@@ -9,6 +9,7 @@ import { SandboxPayments } from './payments/sandbox.js'
 import { StripePayments } from './payments/stripe.js'
 import { SmtpEmail } from './email/smtp.js'
 import type { RegisterProvider } from './registers/provider.js'
+import { NswTradesRegister } from './registers/nsw-trades.js'
 import { UncheckedRegister } from './registers/unchecked.js'
 import { LocalOutboxSms } from './sms/local.js'
 import type { SmsProvider } from './sms/provider.js'
@@ -39,7 +40,14 @@ export function createCryptoProvider(_config: Config, urls: { siteRoot: string }
   return new SandboxCrypto(urls, now)
 }
 
-/** Licence and ABN checks: only the honest default exists so far (it consults no register and says so). */
-export function createRegisterProvider(_config: Config): RegisterProvider {
+/**
+ * Licence checks: the NSW Trades Register when its API key and secret are set (NSW licences only; it
+ * holds no ABNs), otherwise the honest default that consults no register and says so.
+ */
+export function createRegisterProvider(config: Config, now: () => Date): RegisterProvider {
+  const { NSW_TRADES_API_KEY: apiKey, NSW_TRADES_API_SECRET: apiSecret } = config
+  if (apiKey && apiSecret) return new NswTradesRegister({ apiKey, apiSecret, baseUrl: config.NSW_TRADES_BASE_URL, now })
+  // Half a configuration would quietly check nothing; say so at start instead.
+  if (apiKey || apiSecret) throw new Error('The NSW Trades Register needs both NSW_TRADES_API_KEY and NSW_TRADES_API_SECRET (or neither, to record licences as given).')
   return new UncheckedRegister()
 }

@@ -12,6 +12,7 @@ import { escapeHtml as e } from '../../core/html-escape.js'
 import { isAuMobile } from '../../core/phone.js'
 import { withTenant } from '../../db/sql.js'
 import { longLocalDate, shortLocalTime } from '../../core/zoned-time.js'
+import { LICENCE_NOT_IN_FORCE } from '../../providers/registers/provider.js'
 import { defineWorkflow, workflowStart } from '../../temporal/contract.js'
 import { withTenantThenStart } from '../../temporal/outbox.js'
 import type { QueuedMessage } from '../../../workflows/messages.js'
@@ -44,6 +45,8 @@ export function ineligibleReason(s: SubcontractorRow, job: DispatchJobRow, trade
     if (!s.service_suburbs.some((suburb) => address.includes(suburb))) return 'the job address is outside their service suburbs'
   }
   if (!s.licence_number || !s.licence_expiry) return 'no licence on record'
+  // The register's latest word outranks the expiry date typed in (a licence cancelled early).
+  if (LICENCE_NOT_IN_FORCE.includes(s.register_check.outcome)) return `licence ${s.register_check.outcome} at the register: ${s.register_check.detail}`
   if (s.licence_expiry < today) return `licence expired ${s.licence_expiry}`
   if (!s.policy_number || !s.insurance_expiry) return 'no public liability insurance on record'
   if (s.insurance_expiry < today) return `insurance expired ${s.insurance_expiry}`

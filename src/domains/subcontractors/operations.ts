@@ -44,7 +44,7 @@ export const subcontractorOperations = [
     name: 'subcontractors.verify',
     domain: 'subcontractors',
     title: 'Verify or change a subcontractor',
-    description: 'verify (runs the licence/ABN check), activate (from verified), suspend or deactivate; records who, when and why. Other moves are refused naming the allowed actions.',
+    description: 'verify (runs the licence/ABN check; refused, and recorded, if the register says expired or unknown), activate (from verified), suspend or deactivate; records who, when and why. Other moves are refused naming the allowed actions.',
     input: VerifySubcontractorInput,
     output: VerifySubcontractorResponse,
     access: { scope: 'jobs', permission: 'write' },

@@ -59,6 +59,11 @@ export async function findSubcontractor(tx: postgres.TransactionSql, id: string,
   return row ?? null
 }
 
+/** A verify the register refused: its answer is kept on the subcontractor, the status stays. */
+export async function recordRegisterCheck(tx: postgres.TransactionSql, id: string, check: RegisterCheck, at: Date): Promise<void> {
+  await tx`update subcontractors set register_check = ${tx.json(check as never)}, updated_at = ${at} where id = ${id}`
+}
+
 export async function moveSubcontractorRow(
   tx: postgres.TransactionSql, id: string, move: { to: SubcontractorStatus; check: RegisterCheck | null }, at: Date,
 ): Promise<SubcontractorRow> {

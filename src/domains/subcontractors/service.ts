@@ -1,6 +1,8 @@
 // Subcontractors: register, verify (one guarded status move, ./status.ts) and list. The licence and
 // ABN details go to the register provider (deps.registers) before the transaction, so a slow
 // register never holds a row lock; its answer is recorded on the subcontractor and in the history.
+// A verify whose register says the licence is expired or unknown is refused (409, the register's
+// words in the message), and that refusal is recorded too; see LICENCE_NOT_IN_FORCE.
 //
 // Expiry: a licence or insurance expiry raises one owner reminder per document and expiry date, due
 // 30 days before it (09:00 company time), or now when that day has already come. The reminder's
@@ -10,7 +12,7 @@ import type postgres from 'postgres'
 import type { Static } from 'typebox'
 import type { Deps } from '../../core/deps.js'
 import type { Principal } from '../../core/access.js'
-import { notFound, validationError } from '../../core/errors.js'
+import { AppError, notFound, validationError } from '../../core/errors.js'
 import { readOptionalAuPhone } from '../../core/phone.js'
 import { companyTimeZone } from '../../core/company-time.js'
 import { localDate, zonedToInstant } from '../../core/zoned-time.js'
@@ -21,10 +23,11 @@ import { withTenantThenStart, type StartAfterCommit } from '../../temporal/outbo
 import { raiseReminder } from '../reminders/service.js'
 import {
   expiryReminderExists, findSubcontractor, insertExpiryReminder, insertSubcontractor, insertVerification, listSubcontractorRows,
-  moveSubcontractorRow, presentSubcontractor, type SubcontractorRow,
+  moveSubcontractorRow, presentSubcontractor, recordRegisterCheck, type SubcontractorRow,
 } from './queries.js'
 import { subcontractorMove } from './status.js'
-import type { ListSubcontractorsInput, RegisterSubcontractorInput, VerifySubcontractorInput } from './schema.js'
+import type { ListSubcontractorsInput, RegisterSubcontractorInput, SubcontractorStatus, VerifySubcontractorInput } from './schema.js'
+import { LICENCE_NOT_IN_FORCE, type RegisterCheck } from '../../providers/registers/provider.js'
 
 export const EXPIRY_NOTICE_DAYS = 30
 const DAY_MS = 86_400_000
@@ -105,13 +108,24 @@ export async function verifySubcontractor(deps: Deps, principal: Principal, inpu
     ? await deps.registers.check({ abn: before.abn, licenceNumber: before.licence_number, licenceClass: before.licence_class, licenceState: before.licence_state })
     : null
   const now = deps.clock.now()
-  return withTenantThenStart(deps, principal.companyId, async (tx, start) => {
+  const refused = check !== null && LICENCE_NOT_IN_FORCE.includes(check.outcome)
+  let statusKept: SubcontractorStatus = before.status
+  const result = await withTenantThenStart(deps, principal.companyId, async (tx, start) => {
     const current = await findSubcontractor(tx, id, { forUpdate: true })
     if (!current) throw notFound('Subcontractor')
     // Checked again under the row lock: another call may have moved it since the read above.
     const to = subcontractorMove(current.status, action)
-    const after = await moveSubcontractorRow(tx, id, { to, check }, now)
     const reason = input.reason?.trim() || null
+    if (refused) {
+      // Recorded before refusing: the register's answer stays on the subcontractor (dispatch reads
+      // it) and the refused attempt is a history row whose status did not move.
+      statusKept = current.status
+      await recordRegisterCheck(tx, id, check, now)
+      const why = `verify refused by the register check${reason ? `; reason given: ${reason}` : ''}`
+      await insertVerification(tx, principal.companyId, { subcontractorId: id, action, from: current.status, to: current.status, byKey: principal.keyId, reason: why, check, at: now })
+      return null
+    }
+    const after = await moveSubcontractorRow(tx, id, { to, check }, now)
     await insertVerification(tx, principal.companyId, { subcontractorId: id, action, from: current.status, to, byKey: principal.keyId, reason, check, at: now })
     const reminders = await raiseExpiryReminders(tx, start, principal.companyId, after, now)
     return {
@@ -119,6 +133,15 @@ export async function verifySubcontractor(deps: Deps, principal: Principal, inpu
       verification: { action, from_status: current.status, to_status: to, by_key: principal.keyId, reason, at: now.toISOString(), register_check: check },
       expiry_reminders: reminders,
     }
+  })
+  if (result === null) throw registerRefusal(before.name, statusKept, check!)
+  return result
+}
+
+function registerRefusal(name: string, status: SubcontractorStatus, check: RegisterCheck): AppError {
+  const offered = status === 'verified' || status === 'active' ? ' Until a verify succeeds they are not offered work.' : ''
+  return new AppError('conflict', `${name} was not verified: ${check.detail} They stay ${status}.${offered} Ask them for the current licence number or the renewed licence, then verify again.`, {
+    current_status: status, register_check: check,
   })
 }
 

@@ -12,6 +12,13 @@ export interface RegisterCheckRequest {
 export const REGISTER_OUTCOMES = ['not_checked', 'valid', 'expired', 'unknown', 'unavailable'] as const
 export type RegisterOutcome = (typeof REGISTER_OUTCOMES)[number]
 
+/**
+ * The register itself says the licence is not in force (expired, cancelled or suspended: 'expired')
+ * or does not exist ('unknown'). Verify refuses on these and dispatch leaves the subcontractor out;
+ * 'not_checked' and 'unavailable' say nothing about the licence, so the details stand as given.
+ */
+export const LICENCE_NOT_IN_FORCE: readonly RegisterOutcome[] = ['expired', 'unknown']
+
 export interface RegisterCheck {
   /** false when no register was consulted (the details are recorded as given). */
   checked: boolean
