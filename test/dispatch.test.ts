@@ -72,6 +72,7 @@ async function nthOffer(jobId: string, n: number) {
 describe.concurrent('subcontractors.dispatch', () => {
   it('accept first time: the job gets the subcontractor, one SMS with the offer page link, the events recorded', async ({ expect }) => {
     const { company, client, job } = await setup()
+    expect(job.subcontractor_id).toBeNull()
     const ann = await sub(client, 'Ann Amps', '0412 000 001')
     const dry = await tool(client, 'subcontractors.dispatch', { job_id: job.id, candidates: [ann.id], dry_run: true })
     expect(dry.dry_run).toBe(true)
@@ -97,6 +98,9 @@ describe.concurrent('subcontractors.dispatch', () => {
     expect(r).toMatchObject({ status: 'accepted', subcontractorId: ann.id })
     expect(await jobSub(job.id)).toBe(ann.id)
     expect((await offers(job.id)).map((o) => o.status)).toEqual(['accepted'])
+    // What the owner sees (there is no jobs.get: a job is read through jobs.list): the accepting subcontractor.
+    const listed = (await tool(client, 'jobs.list', { lead_id: job.lead_id })).jobs.find((j: { id: string }) => j.id === job.id)
+    expect(listed.subcontractor_id).toBe(ann.id)
     expect((await dispatchRow(job.id)).status).toBe('accepted')
     expect((await events(company.company_id)).map((e) => e.event_type).sort()).toEqual(['dispatch.accepted', 'dispatch.offered'])
     // The page now says it is answered, and a second click changes nothing.

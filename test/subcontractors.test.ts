@@ -1,19 +1,25 @@
 // Subcontractors (issue 23, item 1) through the MCP SDK client and REST, on real Postgres and
 // Temporal: register, every allowed and refused status move, list filters and paging, expiry
-// reminders (once per document and date), and tenancy.
+// reminders (once per document and date), the subcontractor.verified webhook, and tenancy.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { Webhook } from 'standardwebhooks'
 import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js'
 import { onboard, startTestApp, type TestApp } from './helpers/app.js'
 import { connectHttp } from './helpers/mcp.js'
 import { tool, toolError } from './helpers/tools.js'
+import { header, startReceiver, type Receiver } from './helpers/receiver.js'
+import { waitFor } from './helpers/wait.js'
 
 let app: TestApp
 let a: Awaited<ReturnType<typeof onboard>>
 let b: Awaited<ReturnType<typeof onboard>>
 let clientA: McpClient
 let clientB: McpClient
+let receiver: Receiver
 beforeAll(async () => {
-  app = await startTestApp()
+  receiver = await startReceiver()
+  // Private targets on: the webhook receiver is this process on loopback.
+  app = await startTestApp({ config: { WEBHOOK_ALLOW_PRIVATE_TARGETS: true, WEBHOOK_RETRY_SCHEDULE_MS: '0,200,400' } })
   a = await onboard(app, { plan: 'business', stripe_payment_method_id: 'pm_card_visa' })
   b = await onboard(app, { plan: 'business', stripe_payment_method_id: 'pm_card_visa' })
   clientA = await connectHttp(app, a.api_key)
@@ -23,6 +29,7 @@ afterAll(async () => {
   await clientA?.close()
   await clientB?.close()
   await app?.stop()
+  await receiver?.close()
 })
 
 // Dates as the company (Australia/Sydney, the onboarding default) reads them.
@@ -183,6 +190,40 @@ describe('expiry reminders', () => {
     const { expiry_reminders } = await register(clientA, { name: 'Far Fran', licence_expiry: daysFromToday(400) })
     expect(expiry_reminders).toHaveLength(1)
     expect(Date.parse(expiry_reminders[0].due_at)).toBeGreaterThan(Date.now() + 300 * 86_400_000)
+  })
+})
+
+describe('the subcontractor.verified webhook', () => {
+  it('a move into verified delivers a signed subcontractor.verified with the subcontractor; activate, suspend and a re-check write none', async () => {
+    const res = await app.call('POST', '/api/v1/webhooks', { key: a.api_key, body: { url: receiver.url('/sub-verified'), events: ['subcontractor.verified'] } })
+    expect(res.status).toBe(201)
+    const secret = res.body.secret as string
+    const { subcontractor } = await register(clientA, { name: 'Vera Verified', phone: '0412 000 111', email: 'vera@example.com.au' })
+    const mine = () => receiver.at('/sub-verified').filter((h) => JSON.parse(h.body).data.subcontractor.id === subcontractor.id)
+
+    await verify(clientA, subcontractor.id, 'verify', 'licence seen')
+    const [hit] = await waitFor(async () => mine(), (hits) => hits.length >= 1, 15_000)
+    // Verified with the standard library: the body is exactly what was signed with this secret.
+    const body = new Webhook(secret).verify(hit!.body, {
+      'webhook-id': header(hit!, 'webhook-id'), 'webhook-timestamp': header(hit!, 'webhook-timestamp'), 'webhook-signature': header(hit!, 'webhook-signature'),
+    }) as any
+    expect(body).toMatchObject({
+      type: 'subcontractor.verified', company_id: a.company_id,
+      data: { from_status: 'pending', reason: 'licence seen', subcontractor: { id: subcontractor.id, name: 'Vera Verified', status: 'verified', phone: '+61412000111' } },
+    })
+    expect(body.data.subcontractor.verified_at).toBeTruthy()
+
+    // None of these is a move into verified; back from suspended is.
+    await verify(clientA, subcontractor.id, 'verify', 're-check')
+    await verify(clientA, subcontractor.id, 'activate')
+    await verify(clientA, subcontractor.id, 'suspend', 'insurance lapsed')
+    await verify(clientA, subcontractor.id, 'verify', 'insurance renewed')
+    const hits = await waitFor(async () => mine(), (h) => h.length >= 2, 15_000)
+    expect(JSON.parse(hits[1]!.body).data).toMatchObject({ from_status: 'suspended', reason: 'insurance renewed', subcontractor: { status: 'verified' } })
+    // Counted where the events are written: one per move into verified, nothing for the suspend.
+    const written = await app.owner`select event_type, payload->>'from_status' as from_status from event_outbox where entity_id = ${subcontractor.id} order by id`
+    expect(written.map((r) => `${r.event_type} from ${r.from_status}`)).toEqual(['subcontractor.verified from pending', 'subcontractor.verified from suspended'])
+    expect(mine()).toHaveLength(2)
   })
 })
 

@@ -15,6 +15,7 @@ export interface JobRow {
   address: string | null
   amount_cents: string | null
   technician: string | null
+  subcontractor_id: string | null
   notes: string | null
   completed_at: Date | null
   satisfaction_rating: number | null
@@ -32,7 +33,7 @@ export interface JobRow {
 }
 
 const columns = (tx: postgres.TransactionSql) => tx`
-  j.id, j.lead_id, j.quote_id, j.title, j.status, j.scheduled_date, j.address, j.amount_cents, j.technician, j.notes,
+  j.id, j.lead_id, j.quote_id, j.title, j.status, j.scheduled_date, j.address, j.amount_cents, j.technician, j.subcontractor_id, j.notes,
   j.completed_at, j.satisfaction_rating, j.review_requested_at, j.created_at, j.updated_at,
   l.name as lead_name, l.phone as lead_phone, l.email as lead_email,
   q.quote_number, q.status as quote_status, q.total_cents as quote_total_cents,
@@ -59,6 +60,7 @@ export function presentJob(row: JobRow, today: string) {
     address: row.address,
     amount: row.amount_cents === null ? null : centsToDollars(Number(row.amount_cents)),
     technician: row.technician,
+    subcontractor_id: row.subcontractor_id,
     notes: row.notes,
     lead_id: row.lead_id,
     quoteId: row.quote_id,

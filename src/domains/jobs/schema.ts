@@ -18,6 +18,7 @@ export const JobSchema = Type.Object({
   address: Nullable(Type.String()),
   amount: Nullable(Dollars('incl', { description: 'Job value, what the client pays for it; from a quote, its total' })),
   technician: Nullable(Type.String()),
+  subcontractor_id: Nullable(Type.String({ format: 'uuid', description: 'The subcontractor who accepted it through subcontractors.dispatch; null if none' })),
   notes: Nullable(Type.String()),
   lead_id: Type.String(),
   quoteId: Nullable(Type.String()),

@@ -23,5 +23,5 @@ export const subcontractorsDomain = defineDomain({
       if (job.status === 'Cancelled') await nudgeDispatchOfCancelledJob(deps, event.companyId, job.jobId)
     },
   }],
-  events: ['dispatch.offered', 'dispatch.accepted', 'dispatch.declined', 'dispatch.exhausted'],
+  events: ['subcontractor.verified', 'dispatch.offered', 'dispatch.accepted', 'dispatch.declined', 'dispatch.exhausted'],
 })

@@ -18,6 +18,7 @@ import { companyTimeZone } from '../../core/company-time.js'
 import { localDate, zonedToInstant } from '../../core/zoned-time.js'
 import { pageEnvelope, pageFrom } from '../../core/paging.js'
 import { isUuid } from '../../core/uuid.js'
+import { recordEvent } from '../../core/events.js'
 import { withTenant } from '../../db/sql.js'
 import { withTenantThenStart, type StartAfterCommit } from '../../temporal/outbox.js'
 import { raiseReminder } from '../reminders/service.js'
@@ -128,6 +129,13 @@ export async function verifySubcontractor(deps: Deps, principal: Principal, inpu
     const after = await moveSubcontractorRow(tx, id, { to, check }, now)
     await insertVerification(tx, principal.companyId, { subcontractorId: id, action, from: current.status, to, byKey: principal.keyId, reason, check, at: now })
     const reminders = await raiseExpiryReminders(tx, start, principal.companyId, after, now)
+    // Only a move into verified is news: activate keeps the subcontractor checked (active is
+    // reachable only from verified, which already sent the event), and a re-check of a verified one
+    // changes no status. Written in this transaction, so the event exists exactly when the move does.
+    if (to === 'verified' && current.status !== 'verified') {
+      await recordEvent(tx, { companyId: principal.companyId, type: 'subcontractor.verified', entityType: 'subcontractor', entityId: id, at: now,
+        payload: { subcontractor: presentSubcontractor(after), from_status: current.status, reason } })
+    }
     return {
       subcontractor: presentSubcontractor(after),
       verification: { action, from_status: current.status, to_status: to, by_key: principal.keyId, reason, at: now.toISOString(), register_check: check },

@@ -8,6 +8,8 @@ import { LeadSchema } from '../leads/schema.js'
 import { QuoteSchema } from '../quotes/schema.js'
 import { JobSchema } from '../jobs/schema.js'
 import { InvoiceSchema, PaymentSchema } from '../invoicing/schema.js'
+import { SubcontractorSchema, SUBCONTRACTOR_STATUSES } from '../subcontractors/schema.js'
+import { Nullable, StringEnum } from '../../core/schema-helpers.js'
 
 export interface WebhookEvent {
   name: string
@@ -50,6 +52,11 @@ export const WEBHOOK_EVENT_CATALOGUE: WebhookEvent[] = [
   { name: 'dispatch.accepted', alias: 'dispatch_accepted', summary: 'A subcontractor accepted a job offer; the job is theirs.', emittedBy: ['the subcontractor on the offer page'], data: offerData },
   { name: 'dispatch.declined', alias: 'dispatch_declined', summary: 'A subcontractor declined a job offer.', emittedBy: ['the subcontractor on the offer page'], data: offerData },
   { name: 'dispatch.exhausted', alias: 'dispatch_exhausted', summary: 'Nobody took the job: every candidate declined, timed out or was no longer eligible.', emittedBy: dispatchBy, data: Type.Object({ ...dispatchIds, outcome: Type.String() }) },
+  {
+    name: 'subcontractor.verified', alias: 'subcontractor_verified', summary: 'A subcontractor moved to verified from another status (not on activate, nor on a re-check of a verified one).',
+    emittedBy: ['subcontractors.verify'],
+    data: Type.Object({ subcontractor: SubcontractorSchema, from_status: StringEnum(SUBCONTRACTOR_STATUSES), reason: Nullable(Type.String()) }),
+  },
 ]
 
 const byName = new Map(WEBHOOK_EVENT_CATALOGUE.flatMap((e) => [[e.name, e.name], [e.alias, e.name]] as const))
