@@ -19,6 +19,9 @@ export class S3Storage implements DocumentStorage {
       region: settings.region,
       endpoint: settings.endpoint,
       forcePathStyle: settings.forcePathStyle,
+      // Checksums only where S3 requires them: many S3-compatible stores refuse the SDK's newer default (trailing CRC32 checksums).
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
       credentials: settings.accessKeyId && settings.secretAccessKey ? { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey } : undefined,
     })
   }
