@@ -18,7 +18,7 @@ export const AutoFileInput = Type.Object(
   {
     content_base64: Type.String({
       minLength: 1, maxLength: MAX_BASE64_CHARS,
-      description: 'The file, base64-encoded: PDF, JPEG, PNG, HEIC or WebP. In a tool call the whole request is at most 1 MB (a file of about 750 KB); larger files up to 10 MB go to POST /api/v1/documents as multipart/form-data (field file)',
+      description: 'The file, base64-encoded: PDF, JPEG, PNG, HEIC or WebP. In a tool call the whole request is at most 1 MB (a file of about 750 KB); larger files up to 10 MB go over REST as a multipart/form-data upload (field file) to the same route',
     }),
     filename: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'Original file name, e.g. receipt-0423.pdf (kept for display; never used to store the file)' })),
     document_type: Type.Optional(StringEnum(DOCUMENT_TYPES, { description: 'Type of document, if known; detected from its text otherwise' })),
