@@ -3,6 +3,7 @@
 import Koa from 'koa'
 import Router from '@koa/router'
 import { bodyParser } from '@koa/bodyparser'
+import { documentFileRoutes, documentUploads } from './transports/document-files.js'
 import { randomUUID } from 'node:crypto'
 import type { Deps } from './core/deps.js'
 import { AppError, fromDatabaseOutage, fromDataException, validationError } from './core/errors.js'
@@ -99,6 +100,7 @@ export function createApp(deps: Deps, registry: Registry, options: AppOptions): 
     [`${API_PREFIX}/comms/webhooks/twilio`, twilioWebhookRouter(deps)],
   ]))
 
+  app.use(documentUploads(deps))
   app.use(bodyParser({
     enableTypes: ['json', 'form'],
     jsonLimit: INPUT_LIMITS.maxBodyBytes,
@@ -136,6 +138,7 @@ export function createApp(deps: Deps, registry: Registry, options: AppOptions): 
   system.get('/.well-known/mcp-server.json', (ctx) => (ctx.body = mcpServerCard))
 
   app.use(routerMiddleware(system))
+  app.use(routerMiddleware(documentFileRoutes(deps, limiter)))
   app.use(restRoutes(registry, deps, limiter))
   for (const router of [sandboxPaymentPages(deps), quotePages(deps), invoicePages(deps), unsubscribePages(deps), referralPages(deps), walletPages(deps), dispatchOfferPages(deps)]) app.use(routerMiddleware(router))
   return app

@@ -94,6 +94,22 @@ const ConfigSchema = Type.Object({
   REFERRAL_CREDIT_CENTS: Type.Integer({ minimum: 0, maximum: 100_000_000, default: 2000 }),
   /** Charge MCP tool calls to the wallet by cost class (on by default; off: every call is free, for a deployment that bills otherwise). */
   WALLET_CHARGING: Type.Boolean({ default: true }),
+  /** Where documents.auto_file keeps files: local (default, DOCUMENTS_DIR on this machine's disk) or s3 (any S3-compatible store, the DOCUMENTS_S3_* settings). */
+  DOCUMENTS_STORAGE: Type.Union([Type.Literal('local'), Type.Literal('s3')], { default: 'local' }),
+  /** Folder for DOCUMENTS_STORAGE=local; default {DATA_DIR}/documents. */
+  DOCUMENTS_DIR: Type.Optional(Type.String()),
+  /** Largest file documents.auto_file accepts, in bytes (10 MB); a JSON or MCP call is also bounded by the 1 MB request body. */
+  DOCUMENTS_MAX_BYTES: Type.Integer({ minimum: 1024, maximum: 50 * 1024 * 1024, default: 10 * 1024 * 1024 }),
+  /** How long a signed download link (documents' file_url) stays valid, in seconds (1 hour). */
+  DOCUMENTS_LINK_TTL_SECONDS: Type.Integer({ minimum: 10, maximum: 604_800, default: 3600 }),
+  /** S3-compatible endpoint, e.g. https://s3.ap-southeast-2.amazonaws.com or http://127.0.0.1:9000; unset: AWS's own for the region. */
+  DOCUMENTS_S3_ENDPOINT: Type.Optional(Type.String()),
+  DOCUMENTS_S3_BUCKET: Type.Optional(Type.String()),
+  DOCUMENTS_S3_REGION: Type.String({ default: 'ap-southeast-2' }),
+  DOCUMENTS_S3_ACCESS_KEY_ID: Type.Optional(Type.String()),
+  DOCUMENTS_S3_SECRET_ACCESS_KEY: Type.Optional(Type.String()),
+  /** Path-style addressing (endpoint/bucket/key), which most S3-compatible servers need. */
+  DOCUMENTS_S3_FORCE_PATH_STYLE: Type.Boolean({ default: true }),
   /** Let webhooks reach private, loopback and link-local addresses (tests with a local receiver). Off by default. */
   WEBHOOK_ALLOW_PRIVATE_TARGETS: Type.Boolean({ default: false }),
   /** Delays before each delivery attempt, ms, comma separated; default 0,5s,5m,30m,2h,5h,10h,10h. */

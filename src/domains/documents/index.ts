@@ -1,8 +1,8 @@
 import { defineDomain } from '../../core/domain.js'
-import { documentsPlannedTools } from './operations.js'
+import { documentOperations } from './operations.js'
 
 export const documentsDomain = defineDomain({
   name: 'documents',
-  description: 'Filing of receipts, invoices and other documents.',
-  operations: [...documentsPlannedTools],
+  description: 'Filing of receipts, invoices, certificates and other documents to their job or lead.',
+  operations: [...documentOperations],
 })
