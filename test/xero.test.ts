@@ -92,8 +92,8 @@ describe('connect', () => {
     const res = await fetch(`${app.url}/api/v1/integrations/xero/callback?code=x&state=${encodeURIComponent('e30.forged')}`)
     expect(res.status).toBe(400)
     expect(await res.text()).toContain('not one we issued')
-    const [{ n }] = await app.owner<{ n: number }[]>`select count(*)::int as n from integration_connections`
-    expect(n).toBe(1)
+    const [row] = await app.owner<{ n: number }[]>`select count(*)::int as n from integration_connections`
+    expect(row!.n).toBe(1)
   })
 })
 

@@ -40,6 +40,7 @@ export const integrationsOperations = [
     cost: 'read',
     annotations: READ,
     rest: { method: 'POST', path: '/integrations/connect', feature: 'restWrite' },
+    beyondSpec: 'The spec lists connections but no way to make one: OAuth needs the owner to open a link, and this tool gives an agent that link.',
     run: async (ctx, input) => connectLink(ctx.deps, ctx.principal!, input),
     nextSteps: afterConnect,
   }),
