@@ -74,7 +74,7 @@ const ConfigSchema = Type.Object({
    */
   INTEGRATIONS_TOKEN_KEY: Type.Optional(Type.String()),
   INTEGRATIONS_TOKEN_PREVIOUS_KEYS: Type.Optional(Type.String()),
-  /** The longest a provider's Retry-After is waited out inside one call before it is reported as rate_limited. */
+  /** The most a provider call waits out Retry-Afters in total before it is reported as rate_limited (429 with retry_after). */
   INTEGRATIONS_MAX_RETRY_WAIT_MS: Type.Integer({ minimum: 0, default: 60_000 }),
   EMAIL_PROVIDER: Type.Union([Type.Literal('local'), Type.Literal('smtp')], { default: 'local' }),
   SMTP_URL: Type.Optional(Type.String()),

@@ -179,6 +179,21 @@ describe('push', () => {
   })
 })
 
+describe('limits and refusals', () => {
+  it('a Retry-After longer than the wait allowed is answered rate_limited with retry_after (never a 5xx), and recorded on the connection', async () => {
+    const { lead } = await tool(client, 'leads.create', { name: 'Larry Later', email: 'larry@example.com.au' })
+    xero.failNext('Contacts', { status: 429, headers: { 'retry-after': '120', 'x-rate-limit-problem': 'day' } })
+    const refused = await toolError(client, 'integrations.push_entity', { connection_id: connectionId, entity_type: 'lead', entity_id: lead.id })
+    expect(refused).toMatchObject({ error: 'rate_limited', retry_after: 120 })
+    expect(refused.message).toContain('Nothing was duplicated')
+    const status = await tool(client, 'integrations.connection_status', { connection_id: connectionId })
+    expect(status.entities.find((e: any) => e.entity_type === 'contact')).toMatchObject({ last_result: 'error' })
+    expect(status.connection.status).toBe('active')
+    // Once the limit resets, the same push goes through.
+    expect((await tool(client, 'integrations.push_entity', { connection_id: connectionId, entity_type: 'lead', entity_id: lead.id })).outcome).toBe('created')
+  })
+})
+
 describe('webhooks', () => {
   it('the intent-to-receive check (no events) with a good signature gets 200; a bad signature gets 401', async () => {
     const intent = JSON.stringify({ events: [], firstEventSequence: 0, lastEventSequence: 0, entropy: 'ABCDEFGHIJ' })
@@ -201,5 +216,26 @@ describe('webhooks', () => {
     expect((await webhook(tampered, sign(body))).status).toBe(401)
     const status = await tool(client, 'integrations.connection_status', { connection_id: connectionId })
     expect(status.webhook_events_waiting).toBe(1)
+  })
+})
+
+describe('a revoked grant', () => {
+  it('a refresh refused (invalid_grant) puts the connection in error saying to connect again; connecting again makes it active with new tokens', async () => {
+    xero.revokeRefreshTokens()
+    await app.owner`update integration_connections set access_token_expires_at = now() - interval '1 minute' where id = ${connectionId}`
+    const { lead } = await tool(client, 'leads.create', { name: 'Rex Revoked', email: 'rex@example.com.au' })
+    const refused = await toolError(client, 'integrations.push_entity', { connection_id: connectionId, entity_type: 'lead', entity_id: lead.id })
+    expect(refused.error).toBe('conflict')
+    expect(refused.message).toContain('connect again with integrations.connect')
+    const status = await tool(client, 'integrations.connection_status', { connection_id: connectionId })
+    expect(status.connection).toMatchObject({ status: 'error', last_error: expect.stringContaining('invalid_grant') })
+    expect(status.next_steps[0].tool).toBe('integrations.connect')
+
+    const link = await tool(client, 'integrations.connect', { provider: 'xero' })
+    const granted = await fetch(link.authorise_url, { redirect: 'manual' })
+    expect((await fetch(granted.headers.get('location')!)).status).toBe(200)
+    const { connections } = await tool(client, 'integrations.list_connections', {})
+    expect(connections).toEqual([expect.objectContaining({ id: connectionId, status: 'active', last_error: null })])
+    expect((await tool(client, 'integrations.push_entity', { connection_id: connectionId, entity_type: 'lead', entity_id: lead.id })).outcome).toBe('created')
   })
 })

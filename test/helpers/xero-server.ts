@@ -37,6 +37,8 @@ export interface LocalXero {
   /** Every access and refresh token issued, to search the database for. */
   issuedTokens: string[]
   failNext(path: string, ...failures: ScriptedFailure[]): void
+  /** Forget every refresh token issued, as Xero does when the owner disconnects the app. */
+  revokeRefreshTokens(): void
   close(): Promise<void>
 }
 
@@ -67,6 +69,7 @@ export async function startLocalXero(): Promise<LocalXero> {
     url: '', apiBaseUrl: '', clientId: 'xero-client-id', clientSecret: 'xero-client-secret', tenantId: randomUUID(), tenantName: 'Sparks Electrical Pty Ltd',
     contacts: [], invoices: [], creditNotes: [], payments: [], counts: {}, idempotencyKeys: [], tokenDelayMs: 0, accessLifetimeS: 1800, issuedTokens: [],
     failNext: (path, ...failures) => scripted.set(path, [...(scripted.get(path) ?? []), ...failures]),
+    revokeRefreshTokens: () => refreshTokens.clear(),
     close: async () => {},
   }
   const count = (name: string) => { xero.counts[name] = (xero.counts[name] ?? 0) + 1 }

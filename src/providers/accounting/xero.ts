@@ -1,7 +1,7 @@
 // The Xero adapter: xero-node's AccountingApi pointed at XERO_API_BASE_URL (constructed here with
 // basePath and accessToken set; XeroClient.initialize() is never called, so no discovery request),
 // and the OAuth flow in xero-oauth.ts. Each call reports X-MinLimit-Remaining / X-DayLimit-Remaining;
-// a 429 is waited out for its Retry-After (up to maxRetryWaitMs), a 5xx or a lost answer is retried
+// a 429 is waited out for its Retry-After (up to maxRetryWaitMs in all), a 5xx or a lost answer is retried
 // with the same Idempotency-Key, so Xero returns the first result instead of making a second record.
 import { AccountingApi, CreditNote, Invoice, LineAmountTypes, Phone, type Contact } from 'xero-node'
 import { XERO_CAPABILITIES } from './catalogue.js'
@@ -13,7 +13,7 @@ import {
 
 export interface XeroOptions extends Omit<XeroOAuthOptions, 'connectionsUrl'> {
   apiBaseUrl: string
-  /** The longest single Retry-After waited out; longer is reported as rate limited. */
+  /** The most one call waits out Retry-Afters in total; beyond it the call reports rate limited. */
   maxRetryWaitMs: number
   sleep?: (ms: number) => Promise<void>
 }
@@ -22,7 +22,6 @@ type Headers = Record<string, unknown>
 interface SdkAnswer<T> { response: { status: number; headers: object }; body: T }
 
 const RETRIES_ON_5XX = 2
-const MAX_429_WAITS = 5
 
 const number = (value: unknown) => (typeof value !== 'string' && typeof value !== 'number' ? null : value === '' || Number.isNaN(Number(value)) ? null : Number(value))
 export const limitsFrom = (headers: object): RateLimits | null => {
@@ -174,11 +173,12 @@ export class XeroAccounting implements AccountingProvider {
 
   /**
    * One SDK call with Xero's limits respected: a 429 waits its Retry-After (a wait, not a failure)
-   * up to MAX_429_WAITS times; a 5xx or no answer is tried again RETRIES_ON_5XX times. The closure
+   * while the waits stay within maxRetryWaitMs in total; a 5xx or no answer is tried again
+   * RETRIES_ON_5XX times. The closure
    * repeats the same request, Idempotency-Key included.
    */
   private async call<T>(send: (api: AccountingApi) => Promise<SdkAnswer<T>>, auth: ProviderAuth): Promise<ProviderResult<T>> {
-    let waits = 0
+    let waitedMs = 0
     let retries = 0
     for (;;) {
       const api = new AccountingApi(this.options.apiBaseUrl) // one per call: the token belongs to this connection
@@ -191,8 +191,8 @@ export class XeroAccounting implements AccountingProvider {
         const limits = limitsFrom(failed.headers)
         if (failed.status === 429) {
           const retryAfter = number(failed.headers['retry-after']) ?? 1
-          if (retryAfter * 1000 <= this.options.maxRetryWaitMs && waits < MAX_429_WAITS) {
-            waits++
+          if (waitedMs + retryAfter * 1000 <= this.options.maxRetryWaitMs) {
+            waitedMs += retryAfter * 1000
             await this.sleep(retryAfter * 1000)
             continue
           }
