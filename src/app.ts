@@ -22,6 +22,7 @@ import { dispatchOfferPages } from './transports/pages/dispatch-offer-page.js'
 import { invoicePages } from './transports/pages/invoice-pages.js'
 import { paymentWebhookRouter } from './transports/payment-webhooks.js'
 import { twilioWebhookRouter } from './transports/twilio-webhooks.js'
+import { integrationRouter } from './transports/integration-routes.js'
 import { unsubscribePages } from './transports/pages/unsubscribe-page.js'
 import { referralPages } from './transports/pages/referral-page.js'
 import { mcpRouter } from './transports/mcp/http.js'
@@ -91,13 +92,14 @@ export function createApp(deps: Deps, registry: Registry, options: AppOptions): 
   })
 
   // MCP reads its own raw body: a parse error there is JSON-RPC -32700, not a REST validation_error.
-  // So do the processor and Twilio webhooks: their signatures cover the bytes or the form as sent.
+  // So do the processor, Twilio and Xero webhooks: their signatures cover the bytes or the form as sent.
   // Each router sees only the requests under its prefix (route-prefix.ts).
   app.use(byPrefix([
     [`${API_PREFIX}/mcp`, mcpRouter(deps, registry, limiter)],
     [`${API_PREFIX}/mcp/sse`, mcpSseRouter(deps, registry, limiter, options.sse.sessions, options.sse.bus)],
     [`${API_PREFIX}/payments/webhooks`, paymentWebhookRouter(deps)],
     [`${API_PREFIX}/comms/webhooks/twilio`, twilioWebhookRouter(deps)],
+    [`${API_PREFIX}/integrations/xero`, integrationRouter(deps)],
   ]))
 
   app.use(documentUploads(deps))

@@ -53,6 +53,29 @@ const ConfigSchema = Type.Object({
   NSW_TRADES_API_SECRET: Type.Optional(Type.String()),
   /** Another gateway address (default https://api.onegov.nsw.gov.au), e.g. a local server in tests. */
   NSW_TRADES_BASE_URL: Type.Optional(Type.String()),
+  /**
+   * Xero (integrations, issue 24): the app's OAuth 2 client id and secret. Both set (with
+   * INTEGRATIONS_TOKEN_KEY): owners can connect Xero; unset: integrations.available_providers says
+   * which settings are missing.
+   */
+  XERO_CLIENT_ID: Type.Optional(Type.String()),
+  XERO_CLIENT_SECRET: Type.Optional(Type.String()),
+  /** Xero's accounting API (default https://api.xero.com/api.xro/2.0); its host also answers GET /connections. */
+  XERO_API_BASE_URL: Type.String({ default: 'https://api.xero.com/api.xro/2.0' }),
+  /** Xero's token host (default https://identity.xero.com; the token endpoint is {it}/connect/token). */
+  XERO_IDENTITY_URL: Type.String({ default: 'https://identity.xero.com' }),
+  /** Xero's login host, where the owner authorises (default https://login.xero.com; {it}/identity/connect/authorize). */
+  XERO_LOGIN_URL: Type.String({ default: 'https://login.xero.com' }),
+  /** The webhook signing key Xero shows for the app's webhook (x-xero-signature is checked with it). */
+  XERO_WEBHOOK_KEY: Type.Optional(Type.String()),
+  /**
+   * 32 bytes, base64: the AES-256-GCM key that encrypts integration tokens at rest. Rotation: put the
+   * old key in INTEGRATIONS_TOKEN_PREVIOUS_KEYS (comma separated) and a new one here (docs/decisions.md).
+   */
+  INTEGRATIONS_TOKEN_KEY: Type.Optional(Type.String()),
+  INTEGRATIONS_TOKEN_PREVIOUS_KEYS: Type.Optional(Type.String()),
+  /** The most a provider call waits out Retry-Afters in total before it is reported as rate_limited (429 with retry_after). */
+  INTEGRATIONS_MAX_RETRY_WAIT_MS: Type.Integer({ minimum: 0, default: 60_000 }),
   EMAIL_PROVIDER: Type.Union([Type.Literal('local'), Type.Literal('smtp')], { default: 'local' }),
   SMTP_URL: Type.Optional(Type.String()),
   EMAIL_FROM: Type.String({ default: 'Tradie Ops <no-reply@localhost>' }),

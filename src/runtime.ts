@@ -13,7 +13,7 @@ import type { Deps } from './core/deps.js'
 import type { AnyOperation } from './core/operation.js'
 import { composition, createRegistry } from './domains/index.js'
 import { createApp } from './app.js'
-import { createCryptoProvider, createEmailProvider, createPaymentsProvider, createRegisterProvider, createSmsProvider } from './providers/index.js'
+import { createAccountingProviders, createCryptoProvider, createEmailProvider, createPaymentsProvider, createRegisterProvider, createSmsProvider } from './providers/index.js'
 import { connectClient, ensureSearchAttributes } from './temporal/connection.js'
 import { WorkflowDispatcher } from './temporal/outbox.js'
 import { WebhookDispatcher } from './domains/webhooks/dispatcher.js'
@@ -81,6 +81,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     payments: createPaymentsProvider(config, urls, () => clock.now()),
     crypto: createCryptoProvider(config, urls, () => clock.now()),
     registers: createRegisterProvider(config, () => clock.now()),
+    accounting: createAccountingProviders(config, () => clock.now()),
     sms: createSmsProvider(config),
     email: createEmailProvider(config),
     workflows,

@@ -19,6 +19,7 @@ const NOT_CUSTOMER_MESSAGES: Record<string, string> = {
   'billing.get_portal': "opens the owner's Stripe billing portal; nothing is sent to a customer",
   'wallet.deposit': "opens a hosted payment for the owner's own wallet credit; nothing is sent to a customer",
   'wallet.crypto_deposit': "opens a crypto payment for the owner's own wallet credit; nothing is sent to a customer",
+  'integrations.push_entity': "writes a contact or invoice into the company's own accounting package (created there without being emailed); nothing is sent to a customer",
   'workflows.team_notify': "messages the owner's own team (technicians, staff), never a customer",
 }
 

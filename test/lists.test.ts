@@ -451,6 +451,9 @@ describe('every list filter is served by an index', () => {
     'subcontractors.status': 'served by subcontractors_company_status (company_id, status, created_at desc, id desc), migration 031',
     'subcontractors.available': 'two values over a few dozen rows per company; the per-company created index bounds the scan',
     'subcontractors.area': 'a few dozen rows per company (subcontractors_company_created bounds the scan); GIN subcontractors_suburbs exists for larger registers',
+    // integrations.list_connections: a company has a connection or two per accounting package.
+    'integrations.status': 'a handful of connections per company; integration_connections_company (company_id, created_at, id) bounds the scan',
+    'integrations.category': 'only accounting connections exist (another category answers an empty page without a query)',
     'comms.channel': 'two channels, each a large share of the messages: newest first (communications_company_created_id) a page fills within a few rows, and the count stops at the cap',
   }
   it('every filter of every paged list in the registry has an index case above (or a stated reason)', () => {

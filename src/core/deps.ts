@@ -13,6 +13,7 @@ import type { CryptoProvider } from '../providers/crypto/provider.js'
 import type { StartAfterCommit, WorkflowDispatcher } from '../temporal/outbox.js'
 import type { EventType } from './events.js'
 import type { RegisterProvider } from '../providers/registers/provider.js'
+import type { AccountingProviders } from '../providers/accounting/provider.js'
 import type { SmsProvider } from '../providers/sms/provider.js'
 import type { EmailProvider } from '../providers/email/provider.js'
 import type { QueuedMessage } from '../../workflows/messages.js'
@@ -47,6 +48,8 @@ export interface Deps {
   crypto: CryptoProvider
   /** Licence and ABN register checks (subcontractors); the default records details as not checked. */
   registers: RegisterProvider
+  /** Accounting packages (integrations): Xero when configured; the others listed as not available. */
+  accounting: AccountingProviders
   sms: SmsProvider
   email: EmailProvider
   workflows: WorkflowDispatcher

@@ -1,5 +1,8 @@
 // Chooses provider adapters from configuration; the honest local defaults need nothing.
 import type { Config } from '../config.js'
+import { accountingListings, missingXeroSettings } from './accounting/catalogue.js'
+import type { AccountingProvider, AccountingProviders } from './accounting/provider.js'
+import { XeroAccounting } from './accounting/xero.js'
 import { LocalOutboxEmail } from './email/local.js'
 import type { EmailProvider } from './email/provider.js'
 import type { CryptoProvider } from './crypto/provider.js'
@@ -50,4 +53,21 @@ export function createRegisterProvider(config: Config, now: () => Date): Registe
   // Half a configuration would quietly check nothing; say so at start instead.
   if (apiKey || apiSecret) throw new Error('The NSW Trades Register needs both NSW_TRADES_API_KEY and NSW_TRADES_API_SECRET (or neither, to record licences as given).')
   return new UncheckedRegister()
+}
+
+/**
+ * Accounting packages: Xero when its client id and secret (and the token key) are set; MYOB and
+ * QuickBooks Online are listed as not available until their adapters are built.
+ */
+export function createAccountingProviders(config: Config, now: () => Date): AccountingProviders {
+  const xero: AccountingProvider | null = missingXeroSettings(config).length === 0
+    ? new XeroAccounting({
+      clientId: config.XERO_CLIENT_ID!, clientSecret: config.XERO_CLIENT_SECRET!, apiBaseUrl: config.XERO_API_BASE_URL,
+      identityUrl: config.XERO_IDENTITY_URL, loginUrl: config.XERO_LOGIN_URL, maxRetryWaitMs: config.INTEGRATIONS_MAX_RETRY_WAIT_MS, now,
+    })
+    : null
+  return {
+    listings: () => accountingListings(config),
+    get: (id) => (id === 'xero' ? xero : null),
+  }
 }

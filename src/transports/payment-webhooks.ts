@@ -8,7 +8,7 @@ import { INPUT_LIMITS } from '../core/input-guard.js'
 import { handleProcessorWebhook, WebhookSignatureError } from '../domains/payments/webhook.js'
 import { API_PREFIX } from './rest.js'
 
-async function rawBody(ctx: Context): Promise<Buffer> {
+export async function rawBody(ctx: Context): Promise<Buffer> {
   const declared = Number(ctx.get('content-length') || 0)
   if (declared > INPUT_LIMITS.maxBodyBytes) throw new AppError('payload_too_large', `Webhook bodies are at most ${INPUT_LIMITS.maxBodyBytes} bytes.`)
   const chunks: Buffer[] = []

@@ -1,8 +1,8 @@
 import { defineDomain } from '../../core/domain.js'
-import { integrationsPlannedTools } from './operations.js'
+import { integrationsOperations, integrationsPlannedTools } from './operations.js'
 
 export const integrationsDomain = defineDomain({
   name: 'integrations',
-  description: 'Connections to accounting and other systems, sync and push.',
-  operations: [...integrationsPlannedTools],
+  description: 'Connections to accounting packages (Xero first): connect, status, push; sync comes next.',
+  operations: [...integrationsOperations, ...integrationsPlannedTools],
 })

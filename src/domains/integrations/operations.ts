@@ -1,52 +1,94 @@
 import Type from 'typebox'
-import type { AnyOperation } from '../../core/operation.js'
+import { defineOperation, type AnyOperation } from '../../core/operation.js'
 import { plannedTool, READ, SEND } from '../../core/planned.js'
 import { DateTime, StringEnum } from '../../core/schema-helpers.js'
-import { closed, Id, Paging } from '../shared-schema.js'
+import { closed } from '../shared-schema.js'
+import { connectLink } from './connect.js'
+import { afterAvailableProviders, afterConnect, afterConnectionStatus, afterPush } from './next-steps.js'
+import { pushEntity } from './push.js'
+import {
+  AvailableProvidersInput, AvailableProvidersResponse, ConnectInput, ConnectionId, ConnectionListResponse, ConnectionStatusInput, ConnectionStatusResponse,
+  ConnectResponse, ListConnectionsInput, PushEntityInput, PushEntityResponse,
+} from './schema.js'
+import { availableProviders, connectionStatus, listConnections } from './service.js'
 
 const capability = 'Operator and integrations'
-const Category = StringEnum(['accounting', 'payments', 'crm', 'job_management', 'calendar', 'marketing'] as const, { description: 'Kind of system' })
-const ConnectionId = Id('Integration connection (see integrations.list_connections)')
+
+export const integrationsOperations = [
+  defineOperation({
+    name: 'integrations.available_providers',
+    domain: 'integrations',
+    title: 'Available providers',
+    description: 'Providers the company can connect (Xero, MYOB, QuickBooks Online), with capabilities (pull, push), limits, whether this deployment can connect each (and why not), and whether already connected.',
+    input: AvailableProvidersInput,
+    output: AvailableProvidersResponse,
+    access: { permission: 'read' },
+    cost: 'read',
+    annotations: READ,
+    rest: { method: 'GET', path: '/integrations/providers' },
+    run: (ctx, input) => availableProviders(ctx.deps, ctx.principal!, input),
+    nextSteps: afterAvailableProviders,
+  }),
+  defineOperation({
+    name: 'integrations.connect',
+    domain: 'integrations',
+    title: 'Connect a provider',
+    description: "A link for the owner to grant access to their accounting package (OAuth); valid 30 minutes. Once granted, the connection appears in integrations.list_connections. Nothing changes until the owner grants access.",
+    input: ConnectInput,
+    output: ConnectResponse,
+    access: { permission: 'admin' },
+    cost: 'read',
+    annotations: READ,
+    rest: { method: 'POST', path: '/integrations/connect', feature: 'restWrite' },
+    beyondSpec: 'The spec lists connections but no way to make one: OAuth needs the owner to open a link, and this tool gives an agent that link.',
+    run: async (ctx, input) => connectLink(ctx.deps, ctx.principal!, input),
+    nextSteps: afterConnect,
+  }),
+  defineOperation({
+    name: 'integrations.list_connections',
+    domain: 'integrations',
+    title: 'List integration connections',
+    description: "The company's connections to outside systems with provider, organisation, status, capabilities (pull, push), token expiry, last error and rate limits left.",
+    input: ListConnectionsInput,
+    output: ConnectionListResponse,
+    access: { permission: 'read' },
+    cost: 'read',
+    annotations: READ,
+    rest: { method: 'GET', path: '/integrations/connections' },
+    run: (ctx, input) => listConnections(ctx.deps, ctx.principal!, input),
+  }),
+  defineOperation({
+    name: 'integrations.connection_status',
+    domain: 'integrations',
+    title: 'Connection status',
+    description: 'Health of one connection: status, capabilities, last sync per record type and its result, errors to fix (such as expired authorisation), rate limits left as the provider last said, and webhook events waiting.',
+    input: ConnectionStatusInput,
+    output: ConnectionStatusResponse,
+    access: { permission: 'read' },
+    cost: 'read',
+    annotations: READ,
+    rest: { method: 'GET', path: '/integrations/connections/:connection_id' },
+    run: (ctx, input) => connectionStatus(ctx.deps, ctx.principal!, input),
+    nextSteps: afterConnectionStatus,
+  }),
+  defineOperation({
+    name: 'integrations.push_entity',
+    domain: 'integrations',
+    title: 'Push a record',
+    description:
+      'Send one lead (as a contact) or invoice (its client first) to the accounting package now. A contact already there is matched (ABN, then email, then name), never duplicated; a retried push reuses the first record. Needs an active connection.',
+    input: PushEntityInput,
+    output: PushEntityResponse,
+    access: { permission: 'write' },
+    cost: 'write',
+    annotations: SEND,
+    rest: { method: 'POST', path: '/integrations/connections/:connection_id/push', feature: 'restWrite' },
+    run: (ctx, input) => pushEntity(ctx.deps, ctx.principal!, input),
+    nextSteps: afterPush,
+  }),
+]
 
 export const integrationsPlannedTools: AnyOperation[] = [
-  plannedTool({
-    name: 'integrations.list_connections',
-    title: 'List integration connections',
-    description:
-      "List the company's connections to outside systems (accounting, payments, CRM and others) with provider, status, capabilities (pull, push) and last sync.",
-    input: Type.Object(
-      {
-        status: Type.Optional(StringEnum(['active', 'pending', 'error', 'disconnected'] as const, { description: 'Only connections in this status' })),
-        category: Type.Optional(Category),
-        ...Paging,
-      },
-      closed,
-    ),
-    access: { permission: 'read' },
-    cost: 'read',
-    annotations: READ,
-    capability,
-  }),
-  plannedTool({
-    name: 'integrations.connection_status',
-    title: 'Connection status',
-    description: 'Health of one connection: status, capabilities, when it last synced and with what result, and any error to fix (such as expired authorisation).',
-    input: Type.Object({ connection_id: ConnectionId }, closed),
-    access: { permission: 'read' },
-    cost: 'read',
-    annotations: READ,
-    capability,
-  }),
-  plannedTool({
-    name: 'integrations.available_providers',
-    title: 'Available providers',
-    description: 'Providers the company can connect (accounting packages, payment processors and others), with category, capabilities (pull, push) and whether already connected.',
-    input: Type.Object({ category: Type.Optional(Category) }, closed),
-    access: { permission: 'read' },
-    cost: 'read',
-    annotations: READ,
-    capability,
-  }),
   plannedTool({
     name: 'integrations.sync',
     title: 'Sync a connection',
@@ -64,24 +106,6 @@ export const integrationsPlannedTools: AnyOperation[] = [
       closed,
     ),
     access: { permission: 'admin' },
-    cost: 'write',
-    annotations: SEND,
-    capability,
-  }),
-  plannedTool({
-    name: 'integrations.push_entity',
-    title: 'Push a record',
-    description:
-      'Send one lead, job or invoice to an outside system now, creating or updating it there. Needs an active connection with push capability.',
-    input: Type.Object(
-      {
-        connection_id: ConnectionId,
-        entity_type: StringEnum(['lead', 'job', 'invoice'] as const, { description: 'Kind of record to push' }),
-        entity_id: Id('Id of the lead, job or invoice'),
-      },
-      closed,
-    ),
-    access: { permission: 'write' },
     cost: 'write',
     annotations: SEND,
     capability,

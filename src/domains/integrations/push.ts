@@ -1,0 +1,145 @@
+// integrations.push_entity: one lead (as a contact) or invoice (its client first) sent to the
+// accounting package now. Never a second record there: a linked record is not pushed again; a
+// contact is matched by ABN, then email, then name before one is created; every write carries an
+// Idempotency-Key made from the connection and our record, so a retried push (after a lost answer,
+// a 5xx, or a crash before the link was stored) gets the record the first attempt made.
+import type { Static } from 'typebox'
+import type postgres from 'postgres'
+import type { Deps } from '../../core/deps.js'
+import type { Principal } from '../../core/access.js'
+import { AppError, validationError } from '../../core/errors.js'
+import { withTenant } from '../../db/sql.js'
+import { PROVIDER_NAMES } from '../../providers/accounting/catalogue.js'
+import { ProviderCallError, type AccountingEntity, type ContactFields, type ProviderContact, type RateLimits } from '../../providers/accounting/provider.js'
+import { findConnection, findLink, insertLink, markPushed, presentConnection, recordConnectionError, type EntityLink } from './queries.js'
+import type { PushEntityInput } from './schema.js'
+import { connectionAccess, keepLimits, type ConnectionAccess } from './tokens.js'
+
+type Outcome = 'created' | 'matched' | 'already_linked'
+type MatchedBy = 'abn' | 'email' | 'name'
+interface Pushed { providerId: string; providerNumber: string | null; outcome: Outcome; matchedBy: MatchedBy | null }
+
+const idempotencyKey = (connectionId: string, entity: AccountingEntity, ourId: string) => `tradie-${connectionId}-${entity}-${ourId}`
+
+class PushContext {
+  limits: RateLimits | null = null
+  constructor(readonly deps: Deps, readonly companyId: string, readonly access: ConnectionAccess) {}
+  keep<T>(result: { value: T; limits: RateLimits | null }): T {
+    this.limits = result.limits ?? this.limits
+    return result.value
+  }
+  tx<T>(fn: (tx: postgres.TransactionSql) => Promise<T>) { return withTenant(this.deps.db, this.companyId, fn) }
+  link(entity: AccountingEntity, ourId: string, link: EntityLink) {
+    return this.tx((tx) => insertLink(tx, this.companyId, this.access.connection.id, entity, ourId, link, this.deps.clock.now()))
+  }
+}
+
+function matchedBy(wanted: ContactFields, found: ProviderContact): MatchedBy {
+  if (wanted.abn && found.abn === wanted.abn) return 'abn'
+  if (wanted.email && found.email?.toLowerCase() === wanted.email.toLowerCase()) return 'email'
+  return 'name'
+}
+
+async function pushContact(ctx: PushContext, leadId: string): Promise<Pushed> {
+  const { connection, provider, auth } = ctx.access
+  const existing = await ctx.tx((tx) => findLink(tx, connection.id, 'contact', leadId))
+  if (existing) return { providerId: existing.provider_id, providerNumber: null, outcome: 'already_linked', matchedBy: null }
+  const [lead] = await ctx.tx((tx) => tx<{ name: string; email: string | null; phone: string | null }[]>`select name, email, phone from leads where id = ${leadId}`)
+  if (!lead) throw new AppError('not_found', `No lead or client ${leadId}; see leads.list or clients.list.`)
+  const fields: ContactFields = { name: lead.name, email: lead.email, phone: lead.phone, abn: null }
+  const found = ctx.keep(await provider.findContact(auth, fields))
+  if (found) {
+    const by = matchedBy(fields, found)
+    const link = await ctx.link('contact', leadId, { provider_id: found.providerId, provider_number: null, linked_by: `matched_${by}` })
+    return { providerId: link.provider_id, providerNumber: null, outcome: 'matched', matchedBy: by }
+  }
+  const made = ctx.keep(await provider.createContact(auth, fields, idempotencyKey(connection.id, 'contact', leadId)))
+  const link = await ctx.link('contact', leadId, { provider_id: made.providerId, provider_number: null, linked_by: 'created' })
+  return { providerId: link.provider_id, providerNumber: null, outcome: 'created', matchedBy: null }
+}
+
+interface InvoiceRow { id: string; lead_id: string; invoice_number: string; kind: string; status: string; issue_date: string; due_date: string }
+interface LineRow { description: string; quantity: string; unit_price_cents: string; gst_cents: string; total_cents: string }
+
+async function pushInvoice(ctx: PushContext, invoiceId: string): Promise<{ invoice: Pushed; contact: Pushed }> {
+  const { connection, provider, auth } = ctx.access
+  const { invoice, lines } = await ctx.tx(async (tx) => {
+    const [invoice] = await tx<InvoiceRow[]>`
+      select id, lead_id, invoice_number, kind, status, issue_date::text, due_date::text from invoices where id = ${invoiceId}`
+    const lines = invoice
+      ? await tx<LineRow[]>`select description, quantity::text, unit_price_cents::text, gst_cents::text, total_cents::text from invoice_line_items where invoice_id = ${invoiceId} order by position`
+      : []
+    return { invoice, lines }
+  })
+  if (!invoice) throw new AppError('not_found', `No invoice ${invoiceId}; see invoicing.list.`)
+  if (invoice.status === 'Void') throw new AppError('conflict', `Invoice ${invoice.invoice_number} is void; a void invoice is not sent to ${PROVIDER_NAMES[connection.provider]}.`)
+  const entity: AccountingEntity = invoice.kind === 'credit_note' ? 'credit_note' : 'invoice'
+  const contact = await pushContact(ctx, invoice.lead_id)
+  const existing = await ctx.tx((tx) => findLink(tx, connection.id, entity, invoiceId))
+  if (existing) return { contact, invoice: { providerId: existing.provider_id, providerNumber: existing.provider_number, outcome: 'already_linked', matchedBy: null } }
+  const fields = {
+    number: invoice.invoice_number,
+    contactProviderId: contact.providerId,
+    issueDate: invoice.issue_date,
+    dueDate: invoice.due_date,
+    authorised: invoice.status !== 'Draft',
+    lines: lines.map((l) => ({
+      description: l.description,
+      quantity: Number(l.quantity),
+      // Credit note lines are stored negative; the provider's credit note carries them positive.
+      unitAmountCents: entity === 'credit_note' ? Math.abs(Number(l.unit_price_cents)) : Number(l.unit_price_cents),
+      gstFree: Number(l.gst_cents) === 0 && Number(l.total_cents) !== 0,
+    })),
+  }
+  const key = idempotencyKey(connection.id, entity, invoiceId)
+  const made = ctx.keep(entity === 'credit_note' ? await provider.createCreditNote(auth, fields, key) : await provider.createInvoice(auth, fields, key))
+  const link = await ctx.link(entity, invoiceId, { provider_id: made.providerId, provider_number: made.number ?? invoice.invoice_number, linked_by: 'created' })
+  return { contact, invoice: { providerId: link.provider_id, providerNumber: link.provider_number, outcome: 'created', matchedBy: null } }
+}
+
+export async function pushEntity(deps: Deps, principal: Principal, input: Static<typeof PushEntityInput>) {
+  if (input.entity_type === 'job') {
+    throw validationError(['entity_type: accounting packages keep no jobs; push the job\'s invoice (entity_type invoice) or its client (entity_type lead)'])
+  }
+  const access = await connectionAccess(deps, principal.companyId, input.connection_id)
+  if (access.connection.status !== 'active' && access.connection.status !== 'error') throw new AppError('conflict', `Connection ${access.connection.id} is ${access.connection.status}; connect again with integrations.connect.`)
+  const ctx = new PushContext(deps, principal.companyId, access)
+  const entity: AccountingEntity = input.entity_type === 'lead' ? 'contact' : 'invoice'
+  try {
+    const result = input.entity_type === 'lead'
+      ? { invoice: null, contact: await pushContact(ctx, input.entity_id) }
+      : await pushInvoice(ctx, input.entity_id)
+    const main = result.invoice ?? result.contact
+    await keepLimits(deps, principal.companyId, access.connection.id, ctx.limits)
+    const connection = await ctx.tx(async (tx) => {
+      await markPushed(tx, principal.companyId, access.connection.id, entity, { ok: true, error: null }, deps.clock.now())
+      return (await findConnection(tx, access.connection.id))!
+    })
+    return {
+      entity_type: input.entity_type,
+      entity_id: input.entity_id,
+      provider_id: main.providerId,
+      provider_number: main.providerNumber,
+      outcome: main.outcome,
+      matched_by: main.matchedBy,
+      contact: result.invoice ? { provider_id: result.contact.providerId, outcome: result.contact.outcome } : null,
+      rate_limits: presentConnection(deps.config, connection).rate_limits,
+    }
+  } catch (error) {
+    if (!(error instanceof ProviderCallError)) throw error
+    await keepLimits(deps, principal.companyId, access.connection.id, error.limits ?? ctx.limits)
+    const name = PROVIDER_NAMES[access.connection.provider]
+    const message = `${name}: ${error.message}`
+    await ctx.tx(async (tx) => {
+      const now = deps.clock.now()
+      await markPushed(tx, principal.companyId, access.connection.id, entity, { ok: false, error: message }, now)
+      // 401/403: the grant no longer covers this (revoked, or the organisation disconnected).
+      await recordConnectionError(tx, access.connection.id, message, error.status === 401 || error.status === 403 ? 'error' : access.connection.status, now)
+    })
+    if (error.retryable) {
+      throw new AppError('rate_limited', `${message}. Nothing was duplicated: push again${error.retryAfterSeconds ? ` after ${error.retryAfterSeconds} s` : ' in a minute'} and the same record is used.`,
+        error.retryAfterSeconds ? { retry_after: error.retryAfterSeconds } : {})
+    }
+    throw new AppError('conflict', `${name} refused the record (${error.message}). Correct it here and push again.`)
+  }
+}
