@@ -11,7 +11,7 @@ import { AppError, validationError } from '../../core/errors.js'
 import { withTenant } from '../../db/sql.js'
 import { PROVIDER_NAMES } from '../../providers/accounting/catalogue.js'
 import { ProviderCallError, type AccountingEntity, type ContactFields, type ProviderContact, type RateLimits } from '../../providers/accounting/provider.js'
-import { findConnection, findLink, insertLink, markPushed, presentConnection, recordConnectionError, type EntityLink } from './queries.js'
+import { findConnection, findInvoiceForPush, findLeadContact, findLink, insertLink, markPushed, presentConnection, recordConnectionError, type EntityLink } from './queries.js'
 import type { PushEntityInput } from './schema.js'
 import { connectionAccess, keepLimits, type ConnectionAccess } from './tokens.js'
 
@@ -44,7 +44,7 @@ async function pushContact(ctx: PushContext, leadId: string): Promise<Pushed> {
   const { connection, provider, auth } = ctx.access
   const existing = await ctx.tx((tx) => findLink(tx, connection.id, 'contact', leadId))
   if (existing) return { providerId: existing.provider_id, providerNumber: null, outcome: 'already_linked', matchedBy: null }
-  const [lead] = await ctx.tx((tx) => tx<{ name: string; email: string | null; phone: string | null }[]>`select name, email, phone from leads where id = ${leadId}`)
+  const lead = await ctx.tx((tx) => findLeadContact(tx, leadId))
   if (!lead) throw new AppError('not_found', `No lead or client ${leadId}; see leads.list or clients.list.`)
   const fields: ContactFields = { name: lead.name, email: lead.email, phone: lead.phone, abn: null }
   const found = ctx.keep(await provider.findContact(auth, fields))
@@ -58,19 +58,9 @@ async function pushContact(ctx: PushContext, leadId: string): Promise<Pushed> {
   return { providerId: link.provider_id, providerNumber: null, outcome: 'created', matchedBy: null }
 }
 
-interface InvoiceRow { id: string; lead_id: string; invoice_number: string; kind: string; status: string; issue_date: string; due_date: string }
-interface LineRow { description: string; quantity: string; unit_price_cents: string; gst_cents: string; total_cents: string }
-
 async function pushInvoice(ctx: PushContext, invoiceId: string): Promise<{ invoice: Pushed; contact: Pushed }> {
   const { connection, provider, auth } = ctx.access
-  const { invoice, lines } = await ctx.tx(async (tx) => {
-    const [invoice] = await tx<InvoiceRow[]>`
-      select id, lead_id, invoice_number, kind, status, issue_date::text, due_date::text from invoices where id = ${invoiceId}`
-    const lines = invoice
-      ? await tx<LineRow[]>`select description, quantity::text, unit_price_cents::text, gst_cents::text, total_cents::text from invoice_line_items where invoice_id = ${invoiceId} order by position`
-      : []
-    return { invoice, lines }
-  })
+  const { invoice, lines } = await ctx.tx((tx) => findInvoiceForPush(tx, invoiceId))
   if (!invoice) throw new AppError('not_found', `No invoice ${invoiceId}; see invoicing.list.`)
   if (invoice.status === 'Void') throw new AppError('conflict', `Invoice ${invoice.invoice_number} is void; a void invoice is not sent to ${PROVIDER_NAMES[connection.provider]}.`)
   const entity: AccountingEntity = invoice.kind === 'credit_note' ? 'credit_note' : 'invoice'

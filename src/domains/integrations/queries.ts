@@ -179,3 +179,27 @@ export async function insertWebhookEvents(tx: postgres.TransactionSql, companyId
   }
   return added
 }
+
+/** The lead (or client) a contact is pushed from. */
+export async function findLeadContact(tx: postgres.TransactionSql, leadId: string): Promise<{ name: string; email: string | null; phone: string | null } | null> {
+  const [lead] = await tx<{ name: string; email: string | null; phone: string | null }[]>`select name, email, phone from leads where id = ${leadId}`
+  return lead ?? null
+}
+
+export interface InvoiceForPush { id: string; lead_id: string; invoice_number: string; kind: string; status: string; issue_date: string; due_date: string }
+export interface InvoiceLineForPush { description: string; quantity: string; unit_price_cents: string; gst_cents: string; total_cents: string }
+
+/** An invoice or credit note with its lines, as pushed to the accounting package. */
+export async function findInvoiceForPush(tx: postgres.TransactionSql, invoiceId: string): Promise<{ invoice: InvoiceForPush | undefined; lines: InvoiceLineForPush[] }> {
+  const [invoice] = await tx<InvoiceForPush[]>`
+    select id, lead_id, invoice_number, kind, status, issue_date::text, due_date::text from invoices where id = ${invoiceId}`
+  const lines = invoice
+    ? await tx<InvoiceLineForPush[]>`select description, quantity::text, unit_price_cents::text, gst_cents::text, total_cents::text from invoice_line_items where invoice_id = ${invoiceId} order by position`
+    : []
+  return { invoice, lines }
+}
+
+/** Every company connected to a provider's organisation (webhooks carry only the tenant id; a definer function, before any tenant is set). */
+export async function findConnectionsOfTenant(sql: postgres.Sql, provider: AccountingProviderId, tenantId: string): Promise<{ company_id: string; connection_id: string }[]> {
+  return sql<{ company_id: string; connection_id: string }[]>`select * from integration_connections_for_tenant(${provider}, ${tenantId})`
+}

@@ -5,7 +5,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import type { Deps } from '../../core/deps.js'
 import { withTenant } from '../../db/sql.js'
-import { insertWebhookEvents, type WebhookEvent } from './queries.js'
+import { findConnectionsOfTenant, insertWebhookEvents, type WebhookEvent } from './queries.js'
 
 export function xeroSignatureValid(rawBody: Buffer, signature: string | undefined, key: string): boolean {
   if (!signature) return false
@@ -34,7 +34,7 @@ export async function recordXeroEvents(deps: Deps, rawBody: Buffer): Promise<{ r
   const byTenant = new Map<string, WebhookEvent[]>()
   for (const e of valid) byTenant.set(e.tenantId, [...(byTenant.get(e.tenantId) ?? []), e])
   for (const [tenantId, tenantEvents] of byTenant) {
-    const connections = await deps.db.app<{ company_id: string; connection_id: string }[]>`select * from integration_connections_for_tenant('xero', ${tenantId})`
+    const connections = await findConnectionsOfTenant(deps.db.app, 'xero', tenantId)
     if (connections.length === 0) ignored += tenantEvents.length
     for (const c of connections) {
       recorded += await withTenant(deps.db, c.company_id, (tx) => insertWebhookEvents(tx, c.company_id, c.connection_id, tenantEvents, deps.clock.now()))
