@@ -101,7 +101,7 @@ export async function lockSubscriptionRow(tx: postgres.TransactionSql): Promise<
     select company_id, plan_slug, billing_cycle, status, trial_ends_at, current_period_start,
            current_period_end, provider, provider_customer_id, provider_subscription_id,
            cancel_at_period_end, scheduled_plan_slug, first_paid_at
-    from subscriptions for update`
+    from subscriptions for no key update`
   return row
 }
 
@@ -186,7 +186,7 @@ export interface CheckoutSessionRow { plan_slug: PlanSlug; billing_cycle: 'month
 export async function lockCheckoutSession(tx: postgres.TransactionSql, sessionId: string): Promise<CheckoutSessionRow | undefined> {
   const [session] = await tx<CheckoutSessionRow[]>`
       select plan_slug, billing_cycle, status, expires_at from checkout_sessions
-      where id = ${sessionId} and kind = 'checkout' for update`
+      where id = ${sessionId} and kind = 'checkout' for no key update`
   return session
 }
 

@@ -41,7 +41,7 @@ export interface SealedTokens {
 
 export async function findConnection(tx: postgres.TransactionSql, id: string, options: { forUpdate?: boolean } = {}): Promise<ConnectionRow | null> {
   const [row] = options.forUpdate
-    ? await tx<ConnectionRow[]>`select * from integration_connections where id = ${id} for update`
+    ? await tx<ConnectionRow[]>`select * from integration_connections where id = ${id} for no key update`
     : await tx<ConnectionRow[]>`select * from integration_connections where id = ${id}`
   return row ?? null
 }

@@ -115,13 +115,13 @@ export function presentInvoice(row: InvoiceRow, lines: InvoiceLineRow[], siteRoo
 }
 
 export async function findInvoice(tx: postgres.TransactionSql, id: string, today: string, options: { forUpdate?: boolean } = {}): Promise<InvoiceRow | null> {
-  const lock = options.forUpdate ? tx`for update of i` : tx``
+  const lock = options.forUpdate ? tx`for no key update of i` : tx``
   const [row] = await tx<InvoiceRow[]>`select ${columns(tx, today)} from invoices i join leads l on l.id = i.lead_id where i.id = ${id} ${lock}`
   return row ?? null
 }
 
 export async function findInvoiceByToken(tx: postgres.TransactionSql, token: string, today: string): Promise<InvoiceRow | null> {
-  const [row] = await tx<InvoiceRow[]>`select ${columns(tx, today)} from invoices i join leads l on l.id = i.lead_id where i.public_token = ${token} for update of i`
+  const [row] = await tx<InvoiceRow[]>`select ${columns(tx, today)} from invoices i join leads l on l.id = i.lead_id where i.public_token = ${token} for no key update of i`
   return row ?? null
 }
 

@@ -85,7 +85,7 @@ export function presentJob(row: JobRow, today: string) {
 export type Job = ReturnType<typeof presentJob>
 
 export async function findJob(tx: postgres.TransactionSql, id: string, options: { forUpdate?: boolean } = {}): Promise<JobRow | null> {
-  const lock = options.forUpdate ? tx`for update of j` : tx``
+  const lock = options.forUpdate ? tx`for no key update of j` : tx``
   const [row] = await tx<JobRow[]>`select ${columns(tx)} ${from(tx)} where j.id = ${id} ${lock}`
   return row ?? null
 }

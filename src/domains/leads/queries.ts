@@ -65,7 +65,7 @@ export async function insertLead(tx: postgres.TransactionSql, companyId: string,
 
 export async function findLead(tx: postgres.TransactionSql, id: string, options: { forUpdate?: boolean } = {}): Promise<LeadRow | null> {
   const [row] = options.forUpdate
-    ? await tx<LeadRow[]>`select ${leadColumns(tx)} from leads where id = ${id} for update`
+    ? await tx<LeadRow[]>`select ${leadColumns(tx)} from leads where id = ${id} for no key update`
     : await tx<LeadRow[]>`select ${leadColumns(tx)} from leads where id = ${id}`
   return row ?? null
 }

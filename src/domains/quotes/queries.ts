@@ -106,13 +106,13 @@ function depositOf(row: QuoteRow) {
 export const publicQuoteUrl = (siteRoot: string, token: string) => `${siteRoot}/q/${token}`
 
 export async function findQuote(tx: postgres.TransactionSql, id: string, today: string, options: { forUpdate?: boolean } = {}): Promise<QuoteRow | null> {
-  const lock = options.forUpdate ? tx`for update of q` : tx``
+  const lock = options.forUpdate ? tx`for no key update of q` : tx``
   const [row] = await tx<QuoteRow[]>`select ${columns(tx, today)} from quotes q join leads l on l.id = q.lead_id where q.id = ${id} ${lock}`
   return row ?? null
 }
 
 export async function findQuoteByToken(tx: postgres.TransactionSql, token: string, today: string): Promise<QuoteRow | null> {
-  const [row] = await tx<QuoteRow[]>`select ${columns(tx, today)} from quotes q join leads l on l.id = q.lead_id where q.public_token = ${token} for update of q`
+  const [row] = await tx<QuoteRow[]>`select ${columns(tx, today)} from quotes q join leads l on l.id = q.lead_id where q.public_token = ${token} for no key update of q`
   return row ?? null
 }
 

@@ -54,7 +54,7 @@ export function presentReminder(row: ReminderRow) {
 
 export async function findReminder(tx: postgres.TransactionSql, id: string, options: { forUpdate?: boolean } = {}): Promise<ReminderRow | null> {
   const [row] = options.forUpdate
-    ? await tx<ReminderRow[]>`${select(tx)} where r.id = ${id} for update of r`
+    ? await tx<ReminderRow[]>`${select(tx)} where r.id = ${id} for no key update of r`
     : await tx<ReminderRow[]>`${select(tx)} where r.id = ${id}`
   return row ?? null
 }
@@ -148,7 +148,7 @@ export async function lockReminderToFire(tx: postgres.TransactionSql, reminderId
       from reminders r join companies c on c.id = r.company_id
       left join leads l on l.id = r.lead_id left join jobs j on j.id = r.job_id
       where r.id = ${reminderId}
-      for update of r`
+      for no key update of r`
   return row
 }
 

@@ -54,7 +54,7 @@ export async function insertSubcontractor(tx: postgres.TransactionSql, companyId
 
 export async function findSubcontractor(tx: postgres.TransactionSql, id: string, options: { forUpdate?: boolean } = {}): Promise<SubcontractorRow | null> {
   const [row] = options.forUpdate
-    ? await tx<SubcontractorRow[]>`select ${columns(tx)} from subcontractors where id = ${id} for update`
+    ? await tx<SubcontractorRow[]>`select ${columns(tx)} from subcontractors where id = ${id} for no key update`
     : await tx<SubcontractorRow[]>`select ${columns(tx)} from subcontractors where id = ${id}`
   return row ?? null
 }
@@ -192,12 +192,12 @@ const offerSelect = (tx: postgres.TransactionSql) => tx`
   from dispatch_offers o join dispatches d on d.id = o.dispatch_id join jobs j on j.id = d.job_id`
 
 export async function findOffer(tx: postgres.TransactionSql, offerId: string): Promise<OfferRow | undefined> {
-  const [row] = await tx<OfferRow[]>`${offerSelect(tx)} where o.id = ${offerId} for update of o`
+  const [row] = await tx<OfferRow[]>`${offerSelect(tx)} where o.id = ${offerId} for no key update of o`
   return row
 }
 
 export async function findOfferByToken(tx: postgres.TransactionSql, token: string): Promise<OfferRow | undefined> {
-  const [row] = await tx<OfferRow[]>`${offerSelect(tx)} where o.token = ${token} for update of o`
+  const [row] = await tx<OfferRow[]>`${offerSelect(tx)} where o.token = ${token} for no key update of o`
   return row
 }
 

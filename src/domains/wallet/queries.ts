@@ -110,8 +110,8 @@ export async function attachDepositSession(tx: postgres.TransactionSql, id: stri
 
 export async function lockDeposit(tx: postgres.TransactionSql, by: { id: string } | { payToken: string }): Promise<DepositRow | null> {
   const [row] = 'id' in by
-    ? await tx<DepositRow[]>`select ${depositColumns(tx)} from wallet_deposits where id = ${by.id} for update`
-    : await tx<DepositRow[]>`select ${depositColumns(tx)} from wallet_deposits where pay_token = ${by.payToken} for update`
+    ? await tx<DepositRow[]>`select ${depositColumns(tx)} from wallet_deposits where id = ${by.id} for no key update`
+    : await tx<DepositRow[]>`select ${depositColumns(tx)} from wallet_deposits where pay_token = ${by.payToken} for no key update`
   return row ?? null
 }
 

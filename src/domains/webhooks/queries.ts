@@ -44,7 +44,7 @@ export async function listSubscriptionRows(tx: postgres.TransactionSql, page: Pa
 
 /** The subscription, not removed, locked for a change. */
 export async function lockSubscription(tx: postgres.TransactionSql, id: string): Promise<SubscriptionRow | undefined> {
-  const [row] = await tx<SubscriptionRow[]>`select ${columns(tx)} from webhook_subscriptions where id = ${id} and deleted_at is null for update`
+  const [row] = await tx<SubscriptionRow[]>`select ${columns(tx)} from webhook_subscriptions where id = ${id} and deleted_at is null for no key update`
   return row
 }
 
@@ -94,7 +94,7 @@ export async function listDeliveryRows(tx: postgres.TransactionSql, subscription
 
 export async function findDeliveryRow(tx: postgres.TransactionSql, id: string, options: { forUpdate?: boolean } = {}): Promise<DeliveryRow | undefined> {
   const [row] = options.forUpdate
-    ? await tx<DeliveryRow[]>`select id, subscription_id, event_id, event_type, status, redeliveries, created_at, delivered_at from webhook_deliveries where id = ${id} for update`
+    ? await tx<DeliveryRow[]>`select id, subscription_id, event_id, event_type, status, redeliveries, created_at, delivered_at from webhook_deliveries where id = ${id} for no key update`
     : await tx<DeliveryRow[]>`select id, subscription_id, event_id, event_type, status, redeliveries, created_at, delivered_at from webhook_deliveries where id = ${id}`
   return row
 }
@@ -103,7 +103,7 @@ export async function findDeliveryRow(tx: postgres.TransactionSql, id: string, o
 export async function lockFailedDeliveriesSince(tx: postgres.TransactionSql, subscriptionId: string, since: string): Promise<DeliveryRow[]> {
   return tx<DeliveryRow[]>`
       select id, subscription_id, event_id, event_type, status, redeliveries, created_at, delivered_at from webhook_deliveries
-      where subscription_id = ${subscriptionId} and status = 'failed' and created_at >= ${since} order by created_at limit 1000 for update`
+      where subscription_id = ${subscriptionId} and status = 'failed' and created_at >= ${since} order by created_at limit 1000 for no key update`
 }
 
 /** Pending again, as redelivery number `run`. */

@@ -66,7 +66,7 @@ export async function countRuns(tx: postgres.TransactionSql, automation: string,
 
 /** The job's status, its row locked until the transaction ends. */
 export async function lockJobStatus(tx: postgres.TransactionSql, jobId: string): Promise<{ status: string } | undefined> {
-  const [job] = await tx<{ status: string }[]>`select status from jobs where id = ${jobId} for update`
+  const [job] = await tx<{ status: string }[]>`select status from jobs where id = ${jobId} for no key update`
   return job
 }
 

@@ -151,13 +151,13 @@ export interface CommRow {
 export async function lockMessageByKey(tx: postgres.TransactionSql, idempotencyKey: string): Promise<CommRow | undefined> {
   const [row] = await tx<CommRow[]>`
     select id, status, provider, quota_counted, handed_to_provider_at, to_address, body, text_body, unsubscribe_token
-    from communications where idempotency_key = ${idempotencyKey} for update`
+    from communications where idempotency_key = ${idempotencyKey} for no key update`
   return row
 }
 
 /** Whether the message was counted against the month's limit, read under its row lock. */
 export async function lockQuotaCounted(tx: postgres.TransactionSql, id: string): Promise<boolean | undefined> {
-  const [current] = await tx<{ quota_counted: boolean }[]>`select quota_counted from communications where id = ${id} for update`
+  const [current] = await tx<{ quota_counted: boolean }[]>`select quota_counted from communications where id = ${id} for no key update`
   return current?.quota_counted
 }
 

@@ -47,7 +47,7 @@ export async function updateRunProgress(tx: postgres.TransactionSql, workflowId:
 
 /** The run's status, its row locked until the transaction ends. */
 export async function lockRunStatus(tx: postgres.TransactionSql, workflowId: string): Promise<{ status: string } | undefined> {
-  const [open] = await tx<{ status: string }[]>`select status from automation_runs where workflow_id = ${workflowId} for update`
+  const [open] = await tx<{ status: string }[]>`select status from automation_runs where workflow_id = ${workflowId} for no key update`
   return open
 }
 
