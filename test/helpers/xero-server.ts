@@ -10,6 +10,8 @@
 import { randomUUID } from 'node:crypto'
 import { createServer, type IncomingMessage } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { tool } from './tools.js'
 
 export interface XeroRecord { [field: string]: unknown }
 
@@ -211,4 +213,22 @@ export async function startLocalXero(): Promise<LocalXero> {
   xero.apiBaseUrl = `${xero.url}/api.xro/2.0`
   xero.close = () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()) })
   return xero
+}
+
+/** Connects the company behind `client` to the local Xero through the OAuth link and callback; the connection's id. */
+export async function connectLocalXero(client: Client, xero: LocalXero): Promise<string> {
+  const link = await tool(client, 'integrations.connect', { provider: 'xero' })
+  const granted = await fetch(link.authorise_url, { redirect: 'manual' })
+  const callback = await fetch(granted.headers.get('location')!)
+  if (callback.status !== 200) throw new Error(`the callback answered ${callback.status}: ${await callback.text()}`)
+  const { connections } = await tool(client, 'integrations.list_connections', {})
+  return connections.find((c: { tenant_id: string }) => c.tenant_id === xero.tenantId).id
+}
+
+/** The settings that point the app at the local Xero. */
+export function localXeroConfig(xero: LocalXero, webhookKey: string) {
+  return {
+    XERO_CLIENT_ID: xero.clientId, XERO_CLIENT_SECRET: xero.clientSecret, XERO_API_BASE_URL: xero.apiBaseUrl, XERO_IDENTITY_URL: xero.url,
+    XERO_LOGIN_URL: xero.url, XERO_WEBHOOK_KEY: webhookKey,
+  }
 }
