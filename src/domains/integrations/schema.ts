@@ -115,16 +115,9 @@ export const PushEntityResponse = Type.Object({
   rate_limits: RateLimitsSchema,
 })
 
-export const SyncInput = Type.Object(
-  {
-    connection_id: ConnectionId,
-    dry_run: Type.Optional(Type.Boolean({ default: false, description: 'Check the connection and show the sync workflow id without asking for a round' })),
-  },
-  closed,
-)
+export const SyncInput = Type.Object({ connection_id: ConnectionId }, closed)
 export const SyncResponse = Type.Object({
   connection_id: Type.String(),
   workflow_id: Type.String({ description: "The connection's sync workflow (one per connection); integrations.connection_status shows what each round did" }),
   requested: Type.Boolean({ description: 'true: a round was asked for now (the workflow was started if it was not running)' }),
-  dry_run: Type.Boolean(),
 })

@@ -58,12 +58,8 @@ export async function requestSync(deps: Deps, companyId: string, connectionId: s
 }
 
 export async function syncConnection(deps: Deps, principal: Principal, input: Static<typeof SyncInput>) {
-  if (input.dry_run) {
-    const row = usable(await withTenant(deps.db, principal.companyId, (tx) => findConnection(tx, input.connection_id)), input.connection_id)
-    return { connection_id: row.id, workflow_id: integrationSyncWorkflowId({ companyId: principal.companyId, connectionId: row.id }), requested: false, dry_run: true }
-  }
   const { workflowId, connection } = await requestSync(deps, principal.companyId, input.connection_id)
-  return { connection_id: connection.id, workflow_id: workflowId, requested: true, dry_run: false }
+  return { connection_id: connection.id, workflow_id: workflowId, requested: true }
 }
 
 /** Heartbeats every few seconds while a batch runs (a provider's Retry-After may hold a call), so only a dead worker misses them. */

@@ -4,7 +4,9 @@
 // restarted worker resumes where the last batch stopped. A rate limit the adapter could not wait out
 // comes back as a wait, slept on a durable timer (not a failure). Between rounds the run waits for a
 // `syncRequested` signal (integrations.sync, a Xero webhook, workflows.sync_contact) or the interval;
-// after ROUNDS_PER_RUN rounds it continues as new, so its history stays short.
+// after ROUNDS_PER_RUN rounds it continues as new, so its history stays short. A connection that can
+// no longer be used (disconnected, its grant refused) ends the run with the reason; integrations.sync
+// starts it again once the owner has connected again.
 import { ActivityFailure, condition, continueAsNew, defineSignal, proxyActivities, setHandler, sleep } from '@temporalio/workflow'
 
 export interface IntegrationSyncInput {
@@ -50,36 +52,38 @@ const { syncBatch, finishSyncRound } = proxyActivities<IntegrationSyncActivities
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 })
 
-async function round(input: IntegrationSyncInput): Promise<string> {
+async function round(input: IntegrationSyncInput): Promise<{ outcome: string; stopped: boolean }> {
   const totals = { done: 0, failed: 0 }
   for (const step of SYNC_STEPS) {
     for (;;) {
       const batch = await syncBatch({ companyId: input.companyId, connectionId: input.connectionId, step })
       totals.done += batch.done
       totals.failed += batch.failed
-      if (batch.stopped) return `stopped at ${step}: ${batch.stopped}`
+      if (batch.stopped) return { outcome: `stopped at ${step}: ${batch.stopped}`, stopped: true }
       if (batch.waitMs) await sleep(batch.waitMs)
       else if (!batch.more) break
     }
   }
-  return `${totals.done} records synced, ${totals.failed} failed`
+  return { outcome: `${totals.done} records synced, ${totals.failed} failed`, stopped: false }
 }
 
-export async function integrationSync(input: IntegrationSyncInput): Promise<void> {
+/** The run ends only when the connection cannot be used: why. */
+export async function integrationSync(input: IntegrationSyncInput): Promise<{ stopped: string }> {
   let requested = false
   setHandler(syncRequestedSignal, () => { requested = true })
   for (let n = 0; n < ROUNDS_PER_RUN; n++) {
     requested = false
     const startedAt = new Date(Date.now()).toISOString()
-    let outcome: string
+    let result: { outcome: string; stopped: boolean }
     try {
-      outcome = await round(input)
+      result = await round(input)
     } catch (error) {
       if (!(error instanceof ActivityFailure)) throw error
-      outcome = `failed: ${error.cause?.message ?? error.message}; the next round tries again`
+      result = { outcome: `failed: ${error.cause?.message ?? error.message}; the next round tries again`, stopped: false }
     }
-    await finishSyncRound({ companyId: input.companyId, connectionId: input.connectionId, startedAt, outcome })
+    await finishSyncRound({ companyId: input.companyId, connectionId: input.connectionId, startedAt, outcome: result.outcome })
+    if (result.stopped) return { stopped: result.outcome }
     await condition(() => requested, input.intervalMs)
   }
-  await continueAsNew<typeof integrationSync>(input)
+  return continueAsNew<typeof integrationSync>(input)
 }
