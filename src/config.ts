@@ -76,6 +76,12 @@ const ConfigSchema = Type.Object({
   INTEGRATIONS_TOKEN_PREVIOUS_KEYS: Type.Optional(Type.String()),
   /** The most a provider call waits out Retry-Afters in total before it is reported as rate_limited (429 with retry_after). */
   INTEGRATIONS_MAX_RETRY_WAIT_MS: Type.Integer({ minimum: 0, default: 60_000 }),
+  /** How often a connection's sync workflow runs a round when nothing asks for one sooner (integrations.sync, a webhook). */
+  INTEGRATIONS_SYNC_INTERVAL_MS: Type.Integer({ minimum: 1000, default: 30 * 60_000 }),
+  /** Records per sync activity: the cursor moves with each record, the activity ends after this many. */
+  INTEGRATIONS_SYNC_BATCH_SIZE: Type.Integer({ minimum: 1, maximum: 500, default: 50 }),
+  /** The Xero bank account (its code) our payments are recorded into when they are sent to Xero. */
+  XERO_PAYMENT_ACCOUNT_CODE: Type.String({ default: '090' }),
   EMAIL_PROVIDER: Type.Union([Type.Literal('local'), Type.Literal('smtp')], { default: 'local' }),
   SMTP_URL: Type.Optional(Type.String()),
   EMAIL_FROM: Type.String({ default: 'Tradie Ops <no-reply@localhost>' }),

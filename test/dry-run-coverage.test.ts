@@ -20,6 +20,7 @@ const NOT_CUSTOMER_MESSAGES: Record<string, string> = {
   'wallet.deposit': "opens a hosted payment for the owner's own wallet credit; nothing is sent to a customer",
   'wallet.crypto_deposit': "opens a crypto payment for the owner's own wallet credit; nothing is sent to a customer",
   'integrations.push_entity': "writes a contact or invoice into the company's own accounting package (created there without being emailed); nothing is sent to a customer",
+  'integrations.sync': "asks the connection's sync workflow for a round: records go into the company's own accounting package and its contacts and payments come back here; nothing is sent to a customer",
   'workflows.team_notify': "messages the owner's own team (technicians, staff), never a customer",
 }
 

@@ -63,6 +63,9 @@ describe('recorded histories', () => {
     // Two failed attempts, each followed by its retry sleep, then the delivery (local activities are markers).
     expect(count(fixture('webhookDelivery-retried'), EventType.EVENT_TYPE_TIMER_STARTED)).toBe(2)
     expect(count(fixture('webhookDelivery-retried'), EventType.EVENT_TYPE_MARKER_RECORDED)).toBe(3)
+    // The accounting sync: a Retry-After slept on a timer, a round asked for by a signal.
+    expect(count(fixture('integrationSync-rate-limited-signalled-stopped'), EventType.EVENT_TYPE_TIMER_STARTED)).toBeGreaterThanOrEqual(1)
+    expect(count(fixture('integrationSync-rate-limited-signalled-stopped'), EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED)).toBeGreaterThanOrEqual(1)
     // Every recorded run ran to its end.
     for (const f of fixtures) expect(count(f, EventType.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED), f.name).toBe(1)
   })

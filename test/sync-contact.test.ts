@@ -1,6 +1,6 @@
-// workflows.sync_contact on the real service. No integration can be connected in this deployment
-// (the integrations tools answer not_implemented), so the tool must say so honestly, push nothing,
-// still check the lead (not_found across companies) and record the run for workflows.list.
+// workflows.sync_contact on the real service without an accounting connection: the tool says so
+// honestly, pushes nothing, still checks the lead (not_found across companies) and records the run
+// for workflows.list. With a connection it pushes: test/integration-sync.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js'
 import { onboard, startTestApp, type TestApp } from './helpers/app.js'

@@ -10,6 +10,8 @@
 import { randomUUID } from 'node:crypto'
 import { createServer, type IncomingMessage } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { tool } from './tools.js'
 
 export interface XeroRecord { [field: string]: unknown }
 
@@ -36,6 +38,10 @@ export interface LocalXero {
   accessLifetimeS: number
   /** Every access and refresh token issued, to search the database for. */
   issuedTokens: string[]
+  /** How long each write takes before it is stored (so a crash test can kill the worker mid-batch). */
+  writeDelayMs: number
+  /** A record made in Xero by someone else (the bookkeeper): stamped as changed now. */
+  add(collection: 'contacts' | 'payments', record: XeroRecord): XeroRecord
   failNext(path: string, ...failures: ScriptedFailure[]): void
   /** Forget every refresh token issued, as Xero does when the owner disconnects the app. */
   revokeRefreshTokens(): void
@@ -57,6 +63,24 @@ function matches(record: XeroRecord, where: string): boolean {
   })
 }
 
+/** Strictly increasing change times, so "changed since" and its order are exact. */
+let lastChange = 0
+const changedNow = () => {
+  lastChange = Math.max(Date.now(), lastChange + 1)
+  return new Date(lastChange).toISOString()
+}
+
+/** GET of a changed-since list as Xero pages it: If-Modified-Since, ordered by UpdatedDateUTC, page and pageSize. */
+function changedPage(records: XeroRecord[], req: IncomingMessage, url: URL): XeroRecord[] {
+  const since = req.headers['if-modified-since'] ? Date.parse(String(req.headers['if-modified-since'])) : null
+  const pageSize = Number(url.searchParams.get('pageSize') ?? 100)
+  const page = Number(url.searchParams.get('page') ?? 1)
+  const changed = records
+    .filter((r) => since === null || Date.parse(String(r.UpdatedDateUTC)) > since)
+    .sort((a, b) => Date.parse(String(a.UpdatedDateUTC)) - Date.parse(String(b.UpdatedDateUTC)))
+  return changed.slice((page - 1) * pageSize, page * pageSize)
+}
+
 export async function startLocalXero(): Promise<LocalXero> {
   const codes = new Map<string, string>() // code -> redirect_uri
   const accessTokens = new Set<string>()
@@ -67,7 +91,13 @@ export async function startLocalXero(): Promise<LocalXero> {
   let day = 5000
   const xero: LocalXero = {
     url: '', apiBaseUrl: '', clientId: 'xero-client-id', clientSecret: 'xero-client-secret', tenantId: randomUUID(), tenantName: 'Sparks Electrical Pty Ltd',
-    contacts: [], invoices: [], creditNotes: [], payments: [], counts: {}, idempotencyKeys: [], tokenDelayMs: 0, accessLifetimeS: 1800, issuedTokens: [],
+    contacts: [], invoices: [], creditNotes: [], payments: [], counts: {}, idempotencyKeys: [], tokenDelayMs: 0, accessLifetimeS: 1800, issuedTokens: [], writeDelayMs: 0,
+    add: (collection, record) => {
+      const id = collection === 'contacts' ? 'ContactID' : 'PaymentID'
+      const made = { [id]: randomUUID(), ...record, UpdatedDateUTC: changedNow() }
+      xero[collection].push(made)
+      return made
+    },
     failNext: (path, ...failures) => scripted.set(path, [...(scripted.get(path) ?? []), ...failures]),
     revokeRefreshTokens: () => refreshTokens.clear(),
     close: async () => {},
@@ -149,8 +179,10 @@ export async function startLocalXero(): Promise<LocalXero> {
 
     if (req.method === 'GET' && resource === 'Contacts') {
       const where = url.searchParams.get('where')
-      return send(200, { Contacts: xero.contacts.filter((c) => !where || matches(c, where)) }, limits)
+      if (where) return send(200, { Contacts: xero.contacts.filter((c) => matches(c, where)) }, limits)
+      return send(200, { Contacts: changedPage(xero.contacts, req, url) }, limits)
     }
+    if (req.method === 'GET' && resource === 'Payments') return send(200, { Payments: changedPage(xero.payments, req, url) }, limits)
     if (req.method === 'GET' && resource === 'Items') return send(200, { Items: [] }, limits)
 
     const collection = collections[resource]
@@ -159,12 +191,15 @@ export async function startLocalXero(): Promise<LocalXero> {
     if (key) xero.idempotencyKeys.push(key)
     const remembered = key ? byIdempotencyKey.get(`${resource}:${key}`) : undefined
     if (remembered) return send(remembered.status, remembered.body, limits)
+    if (xero.writeDelayMs) await new Promise((r) => setTimeout(r, xero.writeDelayMs))
+    const again = key ? byIdempotencyKey.get(`${resource}:${key}`) : undefined // the same key sent again while this one waited
+    if (again) return send(again.status, again.body, limits)
     const payload = JSON.parse(body) as Record<string, XeroRecord[]>
     const created = payload[resource]!.map((r) => {
       if (collection.number && collection.list().some((x) => x[collection.number!] === r[collection.number!])) {
         throw new Error(`duplicate ${collection.number} ${String(r[collection.number!])}`)
       }
-      const record = { ...r, [collection.id]: randomUUID() }
+      const record = { ...r, [collection.id]: randomUUID(), UpdatedDateUTC: changedNow() }
       collection.list().push(record)
       return record
     })
@@ -178,4 +213,22 @@ export async function startLocalXero(): Promise<LocalXero> {
   xero.apiBaseUrl = `${xero.url}/api.xro/2.0`
   xero.close = () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()) })
   return xero
+}
+
+/** Connects the company behind `client` to the local Xero through the OAuth link and callback; the connection's id. */
+export async function connectLocalXero(client: Client, xero: LocalXero): Promise<string> {
+  const link = await tool(client, 'integrations.connect', { provider: 'xero' })
+  const granted = await fetch(link.authorise_url, { redirect: 'manual' })
+  const callback = await fetch(granted.headers.get('location')!)
+  if (callback.status !== 200) throw new Error(`the callback answered ${callback.status}: ${await callback.text()}`)
+  const { connections } = await tool(client, 'integrations.list_connections', {})
+  return connections.find((c: { tenant_id: string }) => c.tenant_id === xero.tenantId).id
+}
+
+/** The settings that point the app at the local Xero. */
+export function localXeroConfig(xero: LocalXero, webhookKey: string) {
+  return {
+    XERO_CLIENT_ID: xero.clientId, XERO_CLIENT_SECRET: xero.clientSecret, XERO_API_BASE_URL: xero.apiBaseUrl, XERO_IDENTITY_URL: xero.url,
+    XERO_LOGIN_URL: xero.url, XERO_WEBHOOK_KEY: webhookKey,
+  }
 }

@@ -26,3 +26,7 @@ export function afterConnectionStatus(output: StatusResult): NextStep[] {
 export function afterPush(output: { entity_type: string; provider_id: string }): NextStep[] {
   return steps(output.entity_type === 'lead' && { tool: 'invoicing.list', why: 'Push the client\'s invoices too (entity_type invoice).' })
 }
+
+export function afterSync(output: { connection_id: string; requested: boolean }): NextStep[] {
+  return steps(output.requested && { tool: 'integrations.connection_status', why: `See what the round did per record type, and any errors (connection_id ${output.connection_id}).` })
+}

@@ -1,18 +1,15 @@
-import Type from 'typebox'
 import { defineOperation, type AnyOperation } from '../../core/operation.js'
-import { plannedTool, READ, SEND } from '../../core/planned.js'
-import { DateTime, StringEnum } from '../../core/schema-helpers.js'
-import { closed } from '../shared-schema.js'
+import { READ, SEND } from '../../core/planned.js'
 import { connectLink } from './connect.js'
-import { afterAvailableProviders, afterConnect, afterConnectionStatus, afterPush } from './next-steps.js'
+import { afterAvailableProviders, afterConnect, afterConnectionStatus, afterPush, afterSync } from './next-steps.js'
 import { pushEntity } from './push.js'
 import {
-  AvailableProvidersInput, AvailableProvidersResponse, ConnectInput, ConnectionId, ConnectionListResponse, ConnectionStatusInput, ConnectionStatusResponse,
-  ConnectResponse, ListConnectionsInput, PushEntityInput, PushEntityResponse,
+  AvailableProvidersInput, AvailableProvidersResponse, ConnectInput, ConnectionListResponse, ConnectionStatusInput, ConnectionStatusResponse,
+  ConnectResponse, ListConnectionsInput, PushEntityInput, PushEntityResponse, SyncInput, SyncResponse,
 } from './schema.js'
+import { syncConnection } from './sync.js'
 import { availableProviders, connectionStatus, listConnections } from './service.js'
 
-const capability = 'Operator and integrations'
 
 export const integrationsOperations = [
   defineOperation({
@@ -88,26 +85,20 @@ export const integrationsOperations = [
   }),
 ]
 
-export const integrationsPlannedTools: AnyOperation[] = [
-  plannedTool({
-    name: 'integrations.sync',
-    title: 'Sync a connection',
-    description:
-      'Run a sync on a connection now, exchanging records with the outside system. Needs an active connection. Returns counts of records pulled, pushed and failed.',
-    input: Type.Object(
-      {
-        connection_id: ConnectionId,
-        direction: Type.Optional(StringEnum(['pull', 'push', 'both'] as const, { default: 'both', description: 'Which way to sync, as far as the connection can' })),
-        entity_types: Type.Optional(
-          Type.Array(StringEnum(['lead', 'client', 'job', 'invoice', 'payment'] as const), { uniqueItems: true, description: 'Only these record types; all supported types when omitted' }),
-        ),
-        since: Type.Optional(DateTime({ description: 'Only records changed since this time; default since the last sync' })),
-      },
-      closed,
-    ),
-    access: { permission: 'admin' },
-    cost: 'write',
-    annotations: SEND,
-    capability,
-  }),
-]
+export const integrationsSyncOperation = defineOperation({
+  name: 'integrations.sync',
+  domain: 'integrations',
+  title: 'Sync a connection',
+  description:
+    "Ask the connection's sync workflow for a round now (starting it if it is not running): contacts both ways (matched by email, then name, never duplicated), invoices and credit notes out with our numbers, payments both ways. Returns the workflow id at once; integrations.connection_status shows each record type's last sync and errors. Needs an active connection (else connect with integrations.connect).",
+  input: SyncInput,
+  output: SyncResponse,
+  access: { permission: 'admin' },
+  cost: 'write',
+  annotations: SEND,
+  rest: { method: 'POST', path: '/integrations/connections/:connection_id/sync', feature: 'restWrite' },
+  run: (ctx, input) => syncConnection(ctx.deps, ctx.principal!, input),
+  nextSteps: afterSync,
+})
+
+export const integrationsPlannedTools: AnyOperation[] = []

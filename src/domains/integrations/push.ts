@@ -15,22 +15,29 @@ import { findConnection, findInvoiceForPush, findLeadContact, findLink, insertLi
 import type { PushEntityInput } from './schema.js'
 import { connectionAccess, keepLimits, type ConnectionAccess } from './tokens.js'
 
-type Outcome = 'created' | 'matched' | 'already_linked'
+export type Outcome = 'created' | 'matched' | 'already_linked'
 type MatchedBy = 'abn' | 'email' | 'name'
-interface Pushed { providerId: string; providerNumber: string | null; outcome: Outcome; matchedBy: MatchedBy | null }
+export interface Pushed { providerId: string; providerNumber: string | null; outcome: Outcome; matchedBy: MatchedBy | null }
 
-const idempotencyKey = (connectionId: string, entity: AccountingEntity, ourId: string) => `tradie-${connectionId}-${entity}-${ourId}`
+export const idempotencyKey = (connectionId: string, entity: AccountingEntity, ourId: string) => `tradie-${connectionId}-${entity}-${ourId}`
 
-class PushContext {
+/** Runs in the transaction that stores a link (the sync moves its cursor there). */
+export type AfterLink = (tx: postgres.TransactionSql, entity: AccountingEntity, ourId: string) => Promise<void>
+
+export class PushContext {
   limits: RateLimits | null = null
-  constructor(readonly deps: Deps, readonly companyId: string, readonly access: ConnectionAccess) {}
+  constructor(readonly deps: Deps, readonly companyId: string, readonly access: ConnectionAccess, readonly afterLink: AfterLink | null = null) {}
   keep<T>(result: { value: T; limits: RateLimits | null }): T {
     this.limits = result.limits ?? this.limits
     return result.value
   }
   tx<T>(fn: (tx: postgres.TransactionSql) => Promise<T>) { return withTenant(this.deps.db, this.companyId, fn) }
   link(entity: AccountingEntity, ourId: string, link: EntityLink) {
-    return this.tx((tx) => insertLink(tx, this.companyId, this.access.connection.id, entity, ourId, link, this.deps.clock.now()))
+    return this.tx(async (tx) => {
+      const stored = await insertLink(tx, this.companyId, this.access.connection.id, entity, ourId, link, this.deps.clock.now())
+      await this.afterLink?.(tx, entity, ourId)
+      return stored
+    })
   }
 }
 
@@ -40,7 +47,7 @@ function matchedBy(wanted: ContactFields, found: ProviderContact): MatchedBy {
   return 'name'
 }
 
-async function pushContact(ctx: PushContext, leadId: string): Promise<Pushed> {
+export async function pushContact(ctx: PushContext, leadId: string): Promise<Pushed> {
   const { connection, provider, auth } = ctx.access
   const existing = await ctx.tx((tx) => findLink(tx, connection.id, 'contact', leadId))
   if (existing) return { providerId: existing.provider_id, providerNumber: null, outcome: 'already_linked', matchedBy: null }
@@ -58,7 +65,7 @@ async function pushContact(ctx: PushContext, leadId: string): Promise<Pushed> {
   return { providerId: link.provider_id, providerNumber: null, outcome: 'created', matchedBy: null }
 }
 
-async function pushInvoice(ctx: PushContext, invoiceId: string): Promise<{ invoice: Pushed; contact: Pushed }> {
+export async function pushInvoice(ctx: PushContext, invoiceId: string): Promise<{ invoice: Pushed; contact: Pushed }> {
   const { connection, provider, auth } = ctx.access
   const { invoice, lines } = await ctx.tx((tx) => findInvoiceForPush(tx, invoiceId))
   if (!invoice) throw new AppError('not_found', `No invoice ${invoiceId}; see invoicing.list.`)
@@ -131,5 +138,28 @@ export async function pushEntity(deps: Deps, principal: Principal, input: Static
         error.retryAfterSeconds ? { retry_after: error.retryAfterSeconds } : {})
     }
     throw new AppError('conflict', `${name} refused the record (${error.message}). Correct it here and push again.`)
+  }
+}
+
+/**
+ * One lead's contact pushed to one connection now (workflows.sync_contact): what happened, never a
+ * throw for the provider's or the connection's refusal, which comes back as failed with the reason.
+ */
+export async function pushContactNow(deps: Deps, companyId: string, connectionId: string, leadId: string): Promise<{ status: Outcome | 'failed'; providerId: string | null; error: string | null }> {
+  let ctx: PushContext | null = null
+  try {
+    ctx = new PushContext(deps, companyId, await connectionAccess(deps, companyId, connectionId))
+    const pushed = await pushContact(ctx, leadId)
+    await keepLimits(deps, companyId, connectionId, ctx.limits)
+    await ctx.tx((tx) => markPushed(tx, companyId, connectionId, 'contact', { ok: true, error: null }, deps.clock.now()))
+    return { status: pushed.outcome, providerId: pushed.providerId, error: null }
+  } catch (error) {
+    if (!(error instanceof ProviderCallError) && !(error instanceof AppError)) throw error
+    const message = error instanceof ProviderCallError && ctx ? `${PROVIDER_NAMES[ctx.access.connection.provider]}: ${error.message}` : error.message
+    if (ctx) {
+      await keepLimits(deps, companyId, connectionId, (error instanceof ProviderCallError ? error.limits : null) ?? ctx.limits)
+      await ctx.tx((tx) => markPushed(tx, companyId, connectionId, 'contact', { ok: false, error: message }, deps.clock.now()))
+    }
+    return { status: 'failed', providerId: null, error: message }
   }
 }

@@ -203,3 +203,8 @@ export async function findInvoiceForPush(tx: postgres.TransactionSql, invoiceId:
 export async function findConnectionsOfTenant(sql: postgres.Sql, provider: AccountingProviderId, tenantId: string): Promise<{ company_id: string; connection_id: string }[]> {
   return sql<{ company_id: string; connection_id: string }[]>`select * from integration_connections_for_tenant(${provider}, ${tenantId})`
 }
+
+/** The company's connections that can take a push now. */
+export async function activeConnectionIds(tx: postgres.TransactionSql): Promise<{ id: string; provider: AccountingProviderId }[]> {
+  return tx<{ id: string; provider: AccountingProviderId }[]>`select id, provider from integration_connections where status = 'active' order by created_at, id`
+}

@@ -90,6 +90,7 @@ export const ConnectionStatusResponse = Type.Object({
   }), { description: 'Last sync per entity type and direction' }),
   linked_records: Type.Integer({ description: 'Our records linked to records there' }),
   webhook_events_waiting: Type.Integer({ description: 'Webhook events received and not yet synced' }),
+  sync_workflow_id: Type.String({ description: "The connection's sync workflow (integrations.sync starts it or asks it for a round)" }),
 })
 
 export const PUSHABLE = ['lead', 'job', 'invoice'] as const
@@ -112,4 +113,11 @@ export const PushEntityResponse = Type.Object({
   matched_by: Nullable(StringEnum(['abn', 'email', 'name'] as const)),
   contact: Nullable(Type.Object({ provider_id: Type.String(), outcome: StringEnum(['created', 'matched', 'already_linked'] as const) })),
   rate_limits: RateLimitsSchema,
+})
+
+export const SyncInput = Type.Object({ connection_id: ConnectionId }, closed)
+export const SyncResponse = Type.Object({
+  connection_id: Type.String(),
+  workflow_id: Type.String({ description: "The connection's sync workflow (one per connection); integrations.connection_status shows what each round did" }),
+  requested: Type.Boolean({ description: 'true: a round was asked for now (the workflow was started if it was not running)' }),
 })

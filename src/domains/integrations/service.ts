@@ -7,6 +7,7 @@ import { AppError } from '../../core/errors.js'
 import { pageEnvelope, pageFrom } from '../../core/paging.js'
 import { withTenant } from '../../db/sql.js'
 import { activeProviders, connectionActivity, findConnection, listConnectionRows, presentConnection } from './queries.js'
+import { integrationSyncWorkflowId } from './workflows/integration-sync.js'
 import type { AvailableProvidersInput, ConnectionStatusInput, ListConnectionsInput } from './schema.js'
 
 export async function availableProviders(deps: Deps, principal: Principal, input: Static<typeof AvailableProvidersInput>) {
@@ -28,6 +29,7 @@ export async function connectionStatus(deps: Deps, principal: Principal, input: 
   return withTenant(deps.db, principal.companyId, async (tx) => {
     const row = await findConnection(tx, input.connection_id)
     if (!row) throw new AppError('not_found', `No integration connection ${input.connection_id}; see integrations.list_connections.`)
-    return { connection: presentConnection(deps.config, row), ...(await connectionActivity(tx, row.id)) }
+    const sync_workflow_id = integrationSyncWorkflowId({ companyId: principal.companyId, connectionId: row.id })
+    return { connection: presentConnection(deps.config, row), ...(await connectionActivity(tx, row.id)), sync_workflow_id }
   })
 }

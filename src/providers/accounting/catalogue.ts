@@ -5,7 +5,7 @@ import type { Config } from '../../config.js'
 import type { AccountingCapabilities, AccountingProviderId, ProviderListing } from './provider.js'
 
 export const XERO_CAPABILITIES: AccountingCapabilities = {
-  pull: [],
+  pull: ['contact', 'payment'],
   push: ['contact', 'invoice', 'credit_note', 'payment'],
   webhooks: true,
   idempotent_writes: true,

@@ -72,6 +72,18 @@ export interface PaymentFields { invoiceProviderId: string; amountCents: number;
 
 export interface ProviderItem { providerId: string; code: string; name: string; unitPriceCents: number | null }
 
+/** A payment at the provider, on one of its invoices. */
+export interface ProviderPayment { providerId: string; invoiceProviderId: string | null; amountCents: number; date: string; reference: string | null }
+
+/**
+ * One page of records changed since a time, oldest change first (so a sync that stops part way
+ * resumes at the same page). `more`: a next page may hold more.
+ */
+export interface ChangedPage<T> { records: T[]; more: boolean }
+
+/** Which page of the records changed since `since` (null: all of them); pages count from 1. */
+export interface ChangedSince { since: string | null; page: number; pageSize: number }
+
 export interface AccountingProvider {
   readonly id: AccountingProviderId
   readonly capabilities: AccountingCapabilities
@@ -87,6 +99,10 @@ export interface AccountingProvider {
   createCreditNote(auth: ProviderAuth, creditNote: InvoiceFields, idempotencyKey: string): Promise<ProviderResult<ProviderRecordRef>>
   createPayment(auth: ProviderAuth, payment: PaymentFields, idempotencyKey: string): Promise<ProviderResult<ProviderRecordRef>>
   listItems(auth: ProviderAuth): Promise<ProviderResult<ProviderItem[]>>
+  /** Contacts created or changed since a time, a page at a time (archived ones left out). */
+  listContacts(auth: ProviderAuth, query: ChangedSince): Promise<ProviderResult<ChangedPage<ProviderContact>>>
+  /** Payments (on sales invoices) created or changed since a time, a page at a time. */
+  listPayments(auth: ProviderAuth, query: ChangedSince): Promise<ProviderResult<ChangedPage<ProviderPayment>>>
 }
 
 /**

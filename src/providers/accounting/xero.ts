@@ -8,7 +8,7 @@ import { XERO_CAPABILITIES } from './catalogue.js'
 import { XeroOAuth, type XeroOAuthOptions } from './xero-oauth.js'
 import {
   ProviderCallError, type AccountingProvider, type ContactFields, type InvoiceFields, type PaymentFields, type ProviderAuth, type ProviderContact,
-  type ProviderItem, type ProviderRecordRef, type ProviderResult, type RateLimits,
+  type ProviderItem, type ProviderPayment, type ProviderRecordRef, type ProviderResult, type RateLimits, type ChangedPage, type ChangedSince,
 } from './provider.js'
 
 export interface XeroOptions extends Omit<XeroOAuthOptions, 'connectionsUrl'> {
@@ -53,6 +53,13 @@ const dollars = (cents: number) => Math.round(cents) / 100
 const cents = (dollarsValue: number | undefined) => (dollarsValue === undefined ? null : Math.round(dollarsValue * 100))
 /** Quotes cannot be escaped inside a Xero where clause; no ABN, email or name we match on needs them. */
 const quoted = (value: string) => `"${value.replace(/"/g, '')}"`
+/** Xero's payment date: an ISO date, or its /Date(ms+0000)/ form (the SDK may have made either a Date). */
+const dayOf = (value: unknown) => {
+  if (value instanceof Date) return value.toISOString().slice(0, 10)
+  const text = String(value ?? '')
+  const ms = /\/Date\((-?\d+)/.exec(text)
+  return ms ? new Date(Number(ms[1])).toISOString().slice(0, 10) : text.slice(0, 10)
+}
 const spacedAbn = (abn: string) => `${abn.slice(0, 2)} ${abn.slice(2, 5)} ${abn.slice(5, 8)} ${abn.slice(8)}`
 
 export class XeroAccounting implements AccountingProvider {
@@ -153,6 +160,28 @@ export class XeroAccounting implements AccountingProvider {
     const got = await this.call((api) => api.getItems(auth.tenantId), auth)
     const items = (got.value.items ?? []).map((i) => ({ providerId: i.itemID!, code: i.code, name: i.name ?? i.code, unitPriceCents: cents(i.salesDetails?.unitPrice) }))
     return { value: items, limits: got.limits }
+  }
+
+  async listContacts(auth: ProviderAuth, query: ChangedSince): Promise<ProviderResult<ChangedPage<ProviderContact>>> {
+    const since = query.since ? new Date(query.since) : undefined
+    const got = await this.call((api) => api.getContacts(auth.tenantId, since, undefined, 'UpdatedDateUTC ASC', undefined, query.page, false, undefined, undefined, query.pageSize), auth)
+    const page = got.value.contacts ?? []
+    const records = page.filter((c) => c.contactID && c.contactStatus?.toString() !== 'ARCHIVED').map((c) => this.contactOf(c))
+    return { value: { records, more: page.length >= query.pageSize }, limits: got.limits }
+  }
+
+  async listPayments(auth: ProviderAuth, query: ChangedSince): Promise<ProviderResult<ChangedPage<ProviderPayment>>> {
+    const since = query.since ? new Date(query.since) : undefined
+    const got = await this.call((api) => api.getPayments(auth.tenantId, since, undefined, 'UpdatedDateUTC ASC', query.page, query.pageSize), auth)
+    const page = got.value.payments ?? []
+    const records = page.filter((p) => p.paymentID && p.status?.toString() !== 'DELETED').map((p) => ({
+      providerId: p.paymentID!,
+      invoiceProviderId: p.invoice?.invoiceID ?? null,
+      amountCents: cents(p.amount) ?? 0,
+      date: dayOf(p.date),
+      reference: p.reference ?? null,
+    }))
+    return { value: { records, more: page.length >= query.pageSize }, limits: got.limits }
   }
 
   private lines(invoice: InvoiceFields) {

@@ -1,4 +1,4 @@
-// workflows.sync_contact: copies a lead's contact to connected systems (none can be connected yet).
+// workflows.sync_contact: copies a lead's contact to the connected accounting packages.
 import Type from 'typebox'
 import { WRITE } from '../../../core/annotations.js'
 import { defineOperation } from '../../../core/operation.js'
@@ -12,7 +12,7 @@ const domain = 'workflows'
 const syncContactOperation = defineOperation({
   name: 'workflows.sync_contact', domain, title: 'Sync a contact',
   description:
-    "Copy a lead's or client's contact details to connected systems (such as accounting or CRM) that hold contacts, creating or updating the contact there. When no accounting integration is connected (integrations are not available in this deployment yet) it pushes nothing and says so; the run is recorded either way (workflows.list).",
+    "Copy a lead's or client's contact details to the connected accounting packages now: a contact already there is matched (email, then name) and linked, never duplicated; otherwise it is created. Says per connection what happened. When no accounting integration is connected it pushes nothing and says so (connect one with integrations.connect); the run is recorded either way (workflows.list).",
   input: Type.Object(
     {
       lead_id: Id('Lead or client to sync'),
