@@ -72,7 +72,7 @@ describe('search over the shipped catalogue', () => {
     const found = await search(clientA, { query: 'hot water sytem', limit: 50 })
     const top = found.items.slice(0, systems.length)
     expect(top.map((i: any) => i.sku).sort()).toEqual(systems.map((i) => i.sku).sort())
-    expect(found.items[0].relevance).toBeGreaterThan(found.items.at(-1).relevance)
+    expect(found.items[0].relevance_score).toBeGreaterThan(found.items.at(-1).relevance_score)
     // With a trade, only that trade's systems (gas ones are the gas trade's).
     const gas = await search(clientA, { query: 'hot water sytem', trade: 'gas' })
     expect(gas.items.length).toBeGreaterThan(0)
@@ -181,6 +181,19 @@ describe('pricebook.import of a supplier price list', () => {
     expect(both.error).toBe('validation_error')
     const noHeader = await toolError(clientA, 'pricebook.import', { csv: 'A,B\n1,2\n', supplier: 'X' })
     expect(noHeader.messages.join(' ')).toMatch(/columns\.item_code/)
+  })
+
+  it('reads what suppliers export: semicolons, quoted commas and line breaks; a broken quote keeps the rows before it', async () => {
+    const semicolons = await importList(clientA, { csv: 'Code;Description;Price\r\nS1;"Hose, braided; 450mm";12.50\r\nS2;Tap washer;0.40\r\n', supplier: 'Semi Supplies' })
+    expect(semicolons).toMatchObject({ created: 2, rejected: [] })
+    const broken = 'Code,Description,Price\nQ1,"Multi-line\ndescription",5.00\nQ2,Fine,6.00\nQ3,"Broken "quote,3.00\nQ4,Never read,4.00\n'
+    const result = await importList(clientA, { csv: broken, supplier: 'Quote Supplies' })
+    expect(result).toMatchObject({ created: 2 })
+    expect(result.rejected).toEqual([{ line: 5, item_code: null, reason: expect.stringMatching(/cannot be read from this row on .*Invalid Closing Quote/) }])
+    const blank = await toolError(clientA, 'pricebook.import', { csv: broken, supplier: '   ' })
+    expect(blank.messages).toEqual([expect.stringMatching(/^supplier: /)])
+    const nothing = await toolError(clientA, 'pricebook.import', { trade: 'astronaut' })
+    expect(nothing.messages).toEqual([expect.stringMatching(/^trade: no catalogue item matches/)])
   })
 
   it('copies catalogue items by id (an unknown id reported), then by trade, never twice', async () => {

@@ -79,12 +79,22 @@ function mapColumns(header: string[], mapping: Partial<Record<ColumnField, strin
 
 interface Parsed { records: { line: number; fields: string[] }[]; stoppedAt: { line: number; reason: string } | null }
 
+/** The delimiter the header line uses most: comma, semicolon (some locales' exports) or tab. */
+function delimiterOf(text: string): string {
+  const end = text.search(/\r|\n/)
+  const header = end < 0 ? text : text.slice(0, end)
+  const count = (d: string) => header.split(d).length
+  return [',', ';', '\t'].reduce((best, d) => (count(d) > count(best) ? d : best))
+}
+
 function readRecords(text: string): Parsed {
   const records: Parsed['records'] = []
   let stoppedAt: Parsed['stoppedAt'] = null
+  let lastLine = 0
   try {
     parse(text, {
       bom: true,
+      delimiter: delimiterOf(text),
       relax_column_count: true,
       skip_empty_lines: true,
       record_delimiter: ['\r\n', '\n', '\r'],
@@ -92,14 +102,18 @@ function readRecords(text: string): Parsed {
         // context.lines is the record's last line; a quoted field with line breaks started earlier.
         const inner = record.reduce((n, field) => n + (field.match(/\r\n|\n|\r/g)?.length ?? 0), 0)
         records.push({ line: context.lines - inner, fields: record })
+        lastLine = context.lines
         if (records.length > MAX_CSV_ROWS + 1) throw validationError([`csv: more than ${MAX_CSV_ROWS} rows; split the price list and import each part`])
         return null
       },
     })
   } catch (error) {
     if (!(error instanceof CsvError)) throw error
-    const line = (error as CsvError & { lines?: number }).lines ?? (records.at(-1)?.line ?? 0) + 1
-    stoppedAt = { line, reason: `the CSV cannot be read from here (${error.message.split(':')[0]}); this row and the ones after it were not imported: fix the quoting and import again` }
+    const at = (error as CsvError & { lines?: number }).lines
+    stoppedAt = {
+      line: lastLine + 1,
+      reason: `the CSV cannot be read from this row on (${error.message.split(':')[0]}${at ? ` at line ${at}` : ''}); it and the rows after it were not imported: fix the quoting and import again`,
+    }
   }
   return { records, stoppedAt }
 }

@@ -45,7 +45,7 @@ export const PricebookItemSchema = Type.Object({
   markup_percent: Nullable(Type.Number({ description: 'Markup on cost the sell price was computed with' })),
   indicative_range: Nullable(IndicativeRange),
   price_source: Type.String({ description: 'Where each figure of this item came from, or why it has none' }),
-  relevance: Type.Number({ description: 'How well the item matches query (higher first within company items, then within the catalogue); 0 without a query' }),
+  relevance_score: Type.Number({ description: 'How well the item matches query (higher first within company items, then within the catalogue); 0 without a query' }),
 })
 
 export const SearchPricebookResponse = Type.Object({ items: Type.Array(PricebookItemSchema), ...PageFields })

@@ -12,7 +12,7 @@ import { readPriceList, type RejectedRow } from './csv.js'
 import { catalogueItems, countItems, currentMarkups, searchRows, upsertItems, type ItemValues, type SearchRow } from './queries.js'
 import { rankedPageEnvelope, rankedPageFrom } from './ranked-page.js'
 import type { ImportPricebookInput, SearchPricebookInput } from './schema.js'
-import { normaliseTrade } from './trades.js'
+import { normaliseTrade, TRADE_LIST } from './trades.js'
 
 const CATALOGUE_SUPPLIER = 'catalogue'
 /** The most catalogue items one call copies (a trade has about a hundred). */
@@ -59,7 +59,7 @@ function presentItem(row: SearchRow) {
     markup_percent: row.markup_percent,
     indicative_range: range,
     price_source: priceSource(row),
-    relevance: Math.round(row.relevance * 1000) / 1000,
+    relevance_score: Math.round(row.relevance * 1000) / 1000,
   }
 }
 
@@ -87,12 +87,15 @@ function checkImportInput(input: Static<typeof ImportPricebookInput>) {
   if (input.csv !== undefined && fromCatalogue) {
     problems.push('csv: give csv or catalogue items (item_ids, trade, subcategory), not both in one call')
   }
-  if (input.csv !== undefined && input.supplier === undefined) problems.push('supplier: needed with csv, e.g. "Reece"; re-imports match items by supplier and item code')
+  if (input.csv !== undefined && !input.supplier?.trim()) problems.push('supplier: needed with csv, e.g. "Reece"; re-imports match items by supplier and item code')
   if (input.csv === undefined && (input.supplier !== undefined || input.columns !== undefined || input.prices_include_gst === true)) {
     problems.push('supplier: supplier, columns and prices_include_gst go with csv; catalogue items have no supplier prices')
   }
   if (input.supplier !== undefined && input.supplier.trim().toLowerCase() === CATALOGUE_SUPPLIER) {
     problems.push(`supplier: "${CATALOGUE_SUPPLIER}" is where copied catalogue items are filed; name the supplier whose price list this is`)
+  }
+  for (const field of ['trade', 'subcategory'] as const) {
+    if (input[field] !== undefined && !input[field].trim()) problems.push(`${field}: is blank; give a ${field}, e.g. ${field === 'trade' ? 'plumbing' : 'hot water'}`)
   }
   if (input.default_markup_percent !== undefined && !hasAtMostDecimals(input.default_markup_percent, 2)) {
     problems.push('default_markup_percent: at most two decimals, e.g. 32.5')
@@ -139,6 +142,9 @@ async function importCatalogue(deps: Deps, principal: Principal, input: Static<t
   const now = deps.clock.now()
   return withTenant(deps.db, principal.companyId, async (tx) => {
     const found = await catalogueItems(tx, filter, MAX_CATALOGUE_COPY)
+    if (!found.length && !input.item_ids) {
+      throw validationError([`${input.trade !== undefined ? 'trade' : 'subcategory'}: no catalogue item matches; the catalogue's trades are ${TRADE_LIST} (pricebook.search lists subcategories)`])
+    }
     const known = new Set(found.map((f) => f.sku))
     const rejected: RejectedRow[] = (input.item_ids ?? []).filter((id) => !known.has(id)).map((id) => ({
       line: null, item_code: id,
