@@ -454,6 +454,13 @@ describe('every list filter is served by an index', () => {
     // integrations.list_connections: a company has a connection or two per accounting package.
     'integrations.status': 'a handful of connections per company; integration_connections_company (company_id, created_at, id) bounds the scan',
     'integrations.category': 'only accounting connections exist (another category answers an empty page without a query)',
+    // pricebook.search ranks by relevance, so every match is scored and the page is sorted after
+    // the filter: the shipped catalogue is about a thousand rows (read whole, it is one cheap scan),
+    // and a company's own items are served by company_pricebook_items_trade (company_id, trade,
+    // subcategory) and the GIN trigram and full-text indexes (migration 041).
+    'pricebook.query': 'ranked: every match is scored; GIN trigram (pricebook_catalogue_trgm, company_pricebook_items_trgm) and full-text indexes serve the match',
+    'pricebook.trade': 'about a hundred catalogue rows per trade out of a thousand; company_pricebook_items_trade (company_id, trade, subcategory) for the company\'s own',
+    'pricebook.subcategory': 'matched in any case (lower()), over a thousand catalogue rows; a company\'s own items are bounded by company_id',
     'comms.channel': 'two channels, each a large share of the messages: newest first (communications_company_created_id) a page fills within a few rows, and the count stops at the cap',
   }
   it('every filter of every paged list in the registry has an index case above (or a stated reason)', () => {

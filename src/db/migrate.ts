@@ -3,6 +3,7 @@
 import Postgrator from 'postgrator'
 import { fileURLToPath } from 'node:url'
 import { connect } from './sql.js'
+import { seedPricebookCatalogue } from './seed-pricebook.js'
 
 const migrationsDir = fileURLToPath(new URL('./migrations', import.meta.url))
 const LOCK_KEY = 727_001
@@ -41,6 +42,8 @@ export async function migrate(ownerUrl: string, options: { appRolePassword?: str
       execQuery: async (query: string) => ({ rows: await conn.unsafe(query).simple() }),
     })
     const applied = await postgrator.migrate()
+    // Shipped reference data the migrations' tables hold; a no-op when its file is unchanged.
+    await seedPricebookCatalogue(conn)
     if (options.appRolePassword) {
       await conn.unsafe(`alter role tradie_app password '${options.appRolePassword.replace(/'/g, "''")}'`)
     }

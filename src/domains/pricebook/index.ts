@@ -1,8 +1,8 @@
 import { defineDomain } from '../../core/domain.js'
-import { pricebookPlannedTools } from './operations.js'
+import { pricebookOperations } from './operations.js'
 
 export const pricebookDomain = defineDomain({
   name: 'pricebook',
-  description: 'Supplier price book search and import.',
-  operations: [...pricebookPlannedTools],
+  description: "Price book: the company's own supplier prices and the shipped catalogue; search and import.",
+  operations: pricebookOperations,
 })

@@ -1,47 +1,36 @@
-import Type from 'typebox'
-import type { AnyOperation } from '../../core/operation.js'
-import { plannedTool, READ, WRITE } from '../../core/planned.js'
-import { closed, Id, Paging, Trade } from '../shared-schema.js'
+import { defineOperation } from '../../core/operation.js'
+import { READ, WRITE } from '../../core/annotations.js'
+import { afterPricebookImport } from './next-steps.js'
+import { ImportPricebookInput, ImportPricebookResponse, SearchPricebookInput, SearchPricebookResponse } from './schema.js'
+import { importPricebook, searchPricebook } from './service.js'
+import { MAX_CSV_ROWS } from './csv.js'
 
-const capability = 'Pricebook and marketing'
-
-export const pricebookPlannedTools: AnyOperation[] = [
-  plannedTool({
+export const pricebookOperations = [
+  defineOperation({
     name: 'pricebook.search',
+    domain: 'pricebook',
     title: 'Search the pricebook',
     description:
-      'Search the supplier product catalog (930+ items) by trade, subcategory and free text; returns items with supplier, unit and cost price in AUD.',
-    input: Type.Object(
-      {
-        query: Type.Optional(Type.String({ minLength: 1, description: 'Free text, e.g. "20mm copper elbow"' })),
-        trade: Type.Optional(Trade('Only items for this trade')),
-        subcategory: Type.Optional(Type.String({ description: 'Only items in this subcategory, e.g. hot water, cable, fittings' })),
-        ...Paging,
-      },
-      closed,
-    ),
+      "Search the price book by trade, subcategory and free text (typos tolerated): the company's own items (imported supplier price lists, with cost and sell price in AUD ex GST) first, then the shipped catalogue of 930+ items across ten trades. Catalogue items carry no buy price; a market range only where a dated source supports one, with the source. Each item says where its figures came from.",
+    input: SearchPricebookInput,
+    output: SearchPricebookResponse,
     access: { scope: 'quotes', permission: 'read' },
     cost: 'read',
     annotations: READ,
-    capability,
+    run: (ctx, input) => searchPricebook(ctx.deps, ctx.principal!, input),
   }),
-  plannedTool({
+  defineOperation({
     name: 'pricebook.import',
+    domain: 'pricebook',
     title: 'Import pricebook items',
     description:
-      "Import pricebook items into the company's service catalog, selling price = cost plus markup. Give item_ids, or a trade and/or subcategory to import all of its items; default_markup_percent applies the markup (parts markups of 20-40% are typical for plumbers).",
-    input: Type.Object(
-      {
-        item_ids: Type.Optional(Type.Array(Id('Pricebook item id'), { minItems: 1, maxItems: 1000, uniqueItems: true, description: 'Items to import (see pricebook.search)' })),
-        trade: Type.Optional(Trade('Import every item of this trade')),
-        subcategory: Type.Optional(Type.String({ description: 'Import every item of this subcategory' })),
-        default_markup_percent: Type.Optional(Type.Number({ minimum: 0, maximum: 500, description: 'Markup on cost in percent, e.g. 30' })),
-      },
-      closed,
-    ),
+      `Import into the company's own price book: a supplier price list as csv text (up to ${MAX_CSV_ROWS} rows; column mapping; buy prices GST-inclusive or ex GST, stored ex GST; sell price = cost plus default_markup_percent), or catalogue items by item_ids, trade or subcategory. Bad rows are reported by line with the reason and the rest imported; importing again updates items by supplier and item code, never duplicating them.`,
+    input: ImportPricebookInput,
+    output: ImportPricebookResponse,
     access: { scope: 'quotes', permission: 'write' },
     cost: 'write',
-    annotations: WRITE,
-    capability,
+    annotations: { ...WRITE, idempotentHint: true },
+    run: (ctx, input) => importPricebook(ctx.deps, ctx.principal!, input),
+    nextSteps: afterPricebookImport,
   }),
 ]
