@@ -10,6 +10,8 @@ export function localAnswerOf<T extends TSchema>(request: StructuredRequest<T>, 
   if (!validatorFor(request.schema).Check(value)) {
     throw new Error(`The local default for ${request.purpose} broke its schema: ${describeErrors(request.schema, value).join('; ')}`)
   }
+  const broken = request.check?.(value)
+  if (broken) throw new Error(`The local default for ${request.purpose} broke its own rule: ${broken}`)
   return { value, producedBy: 'local-default', note }
 }
 

@@ -77,6 +77,8 @@ export class OpenAiCompatibleModel implements LanguageModelProvider {
       const problems = describeErrors(request.schema, parsed).slice(0, 5).join('; ')
       return { ok: false, why: `the model's answer did not match the schema (${problems})`, retry: true }
     }
+    const broken = request.check?.(parsed as Static<T>)
+    if (broken) return { ok: false, why: `the model's answer broke a rule: ${broken}`, retry: true }
     return { ok: true, value: parsed as Static<T> }
   }
 

@@ -14,6 +14,11 @@ export interface StructuredRequest<T extends TSchema> {
   user: string
   /** The answer's schema: a model's answer that does not match it is not used. */
   schema: T
+  /**
+   * Rules the schema cannot say (no figure that was not given, no review gating): the reason a model's
+   * answer breaks them, or null. Such an answer is treated as malformed. The local answer must pass too.
+   */
+  check?: (value: Static<T>) => string | null
   /** The deterministic answer from rules and templates: the local default, and the fallback when a model fails. */
   localAnswer: () => Static<T>
 }
