@@ -19,14 +19,14 @@ export const EMAIL_UNSUBSCRIBE_LINE = 'Don\'t want these emails? Unsubscribe: {u
 const SUPPRESSION = /\b(remove|delete|take down|change|edit|update|amend)\b[^.]{0,40}\breview\b|\breview\b[^.]{0,40}\b(removed|deleted|taken down|changed)\b/i
 const INCENTIVE_WORDS = /\b(voucher|discount|prize|draw|gift ?card|giveaway|% off|free)\b/i
 
-/** Why a draft breaks the rules, or null. `allowed`: the figures the request gave. */
-export function draftProblem(type: ContentType, draft: DraftValue, incentive: string | undefined, allowed: number[]): string | null {
+/** Why a draft breaks the rules, or null. `allowed`: the figures the request gave; `phones`: the business's numbers. */
+export function draftProblem(type: ContentType, draft: DraftValue, incentive: string | undefined, allowed: number[], phones: string[]): string | null {
   const text = `${draft.subject ?? ''}\n${draft.body}`
   const gating = reviewGating(text)
   if (gating) return gating
   if (type === 'review_reply' && SUPPRESSION.test(text)) return 'it asks for the review to be changed or removed (suppressing reviews, ACCC)'
   if (type === 'review_request' && !incentive && INCENTIVE_WORDS.test(text)) return 'it mentions an incentive that was not given (incentives must be real and disclosed, ACCC)'
-  return inventedFigure([text], allowed)
+  return inventedFigure([text], allowed, phones)
 }
 
 const withoutOptOut = (body: string) => body.replace(new RegExp(`\\s*-?\\s*${SMS_OPT_OUT_TEXT}\\.?\\s*$`, 'i'), '').trimEnd()

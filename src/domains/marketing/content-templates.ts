@@ -14,6 +14,13 @@ export interface ContentFacts {
   input: Input
 }
 
+/** +61412345678 as an Australian writes it: 0412 345 678 (mobiles), 02 9876 5432 (landlines). */
+export function displayPhone(e164: string): string {
+  const national = e164.replace(/^\+61/, '0')
+  if (!/^0\d{9}$/.test(national)) return e164
+  return national.startsWith('04') ? `${national.slice(0, 4)} ${national.slice(4, 7)} ${national.slice(7)}` : `${national.slice(0, 2)} ${national.slice(2, 6)} ${national.slice(6)}`
+}
+
 const OPENERS: Record<string, string[]> = {
   friendly: ['Need a hand with', 'Looking for help with', 'Thinking about', 'Time to sort out', 'Got a problem with'],
   professional: ['Professional', 'Reliable', 'Licensed', 'Quality', 'Trusted'],

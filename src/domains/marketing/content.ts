@@ -6,7 +6,7 @@ import type { Deps } from '../../core/deps.js'
 import { withTenant } from '../../db/sql.js'
 import { generateMetered } from '../billing/llm-calls.js'
 import { draftProblem, EMAIL_TYPES, finalDraft, SMS_TYPES } from './content-rules.js'
-import { templateDraft, type ContentFacts } from './content-templates.js'
+import { displayPhone, templateDraft, type ContentFacts } from './content-templates.js'
 import { numbersIn } from './figure-check.js'
 import { findMarketingCompany } from './queries.js'
 import { ACCC_INCENTIVES, ACCC_NO_GATING, SPAM_ACT_CONSENT, SPAM_ACT_SENDER, SPAM_ACT_UNSUBSCRIBE } from './rules.js'
@@ -25,8 +25,8 @@ export async function generateContent(deps: Deps, principal: Principal, input: S
   const company = await withTenant(deps.db, principal.companyId, findMarketingCompany)
   const type = input.content_type ?? 'social_post'
   const variants = input.variants ?? 1
-  const facts: ContentFacts = { type, businessName: company.business_name, trade: company.trade_type ?? 'trade', phone: company.phone, input }
-  const allowed = numbersIn(input.topic, input.service, input.suburb, input.offer, input.incentive, input.review_text, company.phone, company.business_name)
+  const facts: ContentFacts = { type, businessName: company.business_name, trade: company.trade_type ?? 'trade', phone: company.phone ? displayPhone(company.phone) : null, input }
+  const allowed = numbersIn(input.topic, input.service, input.suburb, input.offer, input.incentive, input.review_text, company.business_name)
   const schema = Type.Object({ drafts: Type.Array(Draft, { minItems: variants, maxItems: variants }) }, { additionalProperties: false })
 
   const answer = await generateMetered(deps, principal.companyId, {
@@ -35,9 +35,9 @@ export async function generateContent(deps: Deps, principal: Principal, input: S
       'Quote any offer or incentive exactly as given and invent none; use no price, percentage or figure that is not given. ' +
       'Reviews: ask every customer for an honest review whatever their experience; never ask only happy customers or ask for a rating; never ask for a review to be changed or removed. ' +
       'Leave out the sender and opt-out lines: they are added for you. Use {review_link} where a review link goes.',
-    user: JSON.stringify({ business: company.business_name, trade: facts.trade, phone: company.phone, ...input, content_type: type, variants }),
+    user: JSON.stringify({ business: company.business_name, trade: facts.trade, phone: facts.phone, ...input, content_type: type, variants }),
     schema,
-    check: (value) => value.drafts.map((d) => draftProblem(type, d, input.incentive, allowed)).find((p) => p !== null) ?? null,
+    check: (value) => value.drafts.map((d) => draftProblem(type, d, input.incentive, allowed, company.phone ? [company.phone] : [])).find((p) => p !== null) ?? null,
     localAnswer: () => ({ drafts: Array.from({ length: variants }, (_, i) => templateDraft(facts, i)) }),
   })
   const sender = { businessName: company.business_name, abn: company.abn }

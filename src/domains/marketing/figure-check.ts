@@ -9,9 +9,15 @@ export function numbersIn(...texts: (string | null | undefined)[]): number[] {
   return texts.flatMap((t) => t?.match(/\d[\d,]*(?:\.\d+)?/g)?.map((n) => Number(n.replace(/,/g, ''))) ?? [])
 }
 
-export function inventedFigure(texts: string[], allowed: number[]): string | null {
+/** The digits of a phone number as an Australian reads them: +61 4.. becomes 04... */
+export const phoneDigits = (phone: string) => phone.replace(/\D/g, '').replace(/^61/, '0')
+
+/** `phones`: the business's own numbers, which the text may quote in any spacing. */
+export function inventedFigure(texts: string[], allowed: number[], phones: string[] = []): string | null {
   const known = new Set(allowed.map(round1))
-  for (const text of texts) {
+  const ownPhones = new Set(phones.map(phoneDigits))
+  for (const written of texts) {
+    const text = written.replace(/\+?\d[\d\s()-]{6,}\d/g, (m) => (ownPhones.has(phoneDigits(m)) ? ' ' : m))
     for (const match of text.matchAll(/(\$)?(\d[\d,]*(?:\.\d+)?)\s*(%|percent)?/g)) {
       const value = Number(match[2]!.replace(/,/g, ''))
       const plainSmall = !match[1] && !match[3] && Number.isInteger(value) && value < 100
