@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { onboard, startTestApp, type TestApp } from './helpers/app.js'
 import { connectHttp } from './helpers/mcp.js'
-import { tool } from './helpers/tools.js'
+import { tool, toolError } from './helpers/tools.js'
 import { startLocalChatServer, type LocalChatServer } from './helpers/chat-completions-server.js'
 import { reviewGating } from '../src/domains/marketing/rules.js'
 
@@ -143,6 +143,11 @@ describe('on the local default (no model configured)', () => {
     expect(r.body).toMatch(/^Hi Dana, thank you .* sorry/)
     expect(r.body).not.toMatch(/remove|delete|change your review/i)
     expect(r.sms_segments).toBeNull()
+  })
+
+  it('an incentive or offer worded to gate reviews is refused with the field named, nothing written', async () => {
+    const err = await toolError(client, 'marketing.generate_content', { content_type: 'review_request', incentive: 'a $20 voucher if you were happy with the job' })
+    expect(err).toMatchObject({ error: 'validation_error', messages: [expect.stringMatching(/^incentive: .*review gating/)] })
   })
 
   it('drafts are never sent, and the local default counts no LLM call', async () => {

@@ -39,7 +39,10 @@ function opener(f: ContentFacts, i: number): string {
   return f.input.tone === 'professional' ? `${word} ${topicOf(f)}${where(f)}` : `${word} ${topicOf(f)}${where(f)}?`
 }
 
-const hashtag = (s: string) => `#${s.replace(/[^A-Za-z0-9]/g, '')}`
+const hashtag = (s: string) => {
+  const word = s.replace(/[^A-Za-z0-9]/g, '')
+  return word ? `#${word}` : ''
+}
 
 function reviewReply(f: ContentFacts, i: number): DraftValue {
   const name = f.input.reviewer_name ? ` ${f.input.reviewer_name}` : ''
@@ -59,7 +62,7 @@ export function templateDraft(f: ContentFacts, i: number): DraftValue {
   const topic = topicOf(f)
   switch (f.type) {
     case 'social_post':
-      return { subject: null, body: `${opener(f, i)} ${f.businessName} can help.${offerLine(f)} ${contact(f)}\n${[hashtag(f.trade), f.input.suburb ? hashtag(f.input.suburb) : ''].filter(Boolean).join(' ')}` }
+      return { subject: null, body: `${opener(f, i)} ${f.businessName} can help.${offerLine(f)} ${contact(f)}\n${[hashtag(f.trade), hashtag(f.input.suburb ?? '')].filter(Boolean).join(' ')}` }
     case 'google_business_post':
       return { subject: null, body: `${opener(f, i)} ${f.businessName} does ${topic}${where(f)}, done properly and cleaned up after.${offerLine(f)} ${contact(f)}` }
     case 'email_newsletter':

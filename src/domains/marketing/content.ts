@@ -4,12 +4,13 @@ import Type, { type Static } from 'typebox'
 import type { Principal } from '../../core/access.js'
 import type { Deps } from '../../core/deps.js'
 import { withTenant } from '../../db/sql.js'
+import { validationError } from '../../core/errors.js'
 import { generateMetered } from '../billing/llm-calls.js'
 import { draftProblem, EMAIL_TYPES, finalDraft, SMS_TYPES } from './content-rules.js'
 import { displayPhone, templateDraft, type ContentFacts } from './content-templates.js'
 import { numbersIn } from './figure-check.js'
 import { findMarketingCompany } from './queries.js'
-import { ACCC_INCENTIVES, ACCC_NO_GATING, SPAM_ACT_CONSENT, SPAM_ACT_SENDER, SPAM_ACT_UNSUBSCRIBE } from './rules.js'
+import { ACCC_INCENTIVES, ACCC_NO_GATING, reviewGating, SPAM_ACT_CONSENT, SPAM_ACT_SENDER, SPAM_ACT_UNSUBSCRIBE } from './rules.js'
 import { Draft, type ContentInput, type ContentResponse } from './schema.js'
 
 const NOT_SENT = 'Drafts only: nothing was published or sent. To send an SMS or email draft, pass its copy to comms.send_sms or comms.send_email ' +
@@ -21,12 +22,27 @@ function rulesFor(type: ContentFacts['type']) {
   return [...spam, ...reviews]
 }
 
-export async function generateContent(deps: Deps, principal: Principal, input: Static<typeof ContentInput>): Promise<Static<typeof ContentResponse>> {
+type Input = Static<typeof ContentInput>
+const TEXT_FIELDS = ['topic', 'service', 'suburb', 'offer', 'incentive', 'review_text', 'reviewer_name'] as const
+
+/** Blank text is no text; words that would make the draft gate reviews are refused, not written. */
+function cleanInput(given: Input): Input {
+  const input = { ...given }
+  for (const field of TEXT_FIELDS) input[field] = input[field]?.trim() || undefined
+  const problems = (['topic', 'service', 'offer', 'incentive'] as const)
+    .map((field) => [field, input[field] ? reviewGating(input[field]) : null] as const)
+    .filter(([, why]) => why !== null).map(([field, why]) => `${field}: ${why}`)
+  if (problems.length) throw validationError(problems, 'The draft would break the ACCC\'s rules on reviews: reword the fields named so every client is asked, whatever their experience.')
+  return input
+}
+
+export async function generateContent(deps: Deps, principal: Principal, given: Input): Promise<Static<typeof ContentResponse>> {
+  const input = cleanInput(given)
   const company = await withTenant(deps.db, principal.companyId, findMarketingCompany)
   const type = input.content_type ?? 'social_post'
   const variants = input.variants ?? 1
   const facts: ContentFacts = { type, businessName: company.business_name, trade: company.trade_type ?? 'trade', phone: company.phone ? displayPhone(company.phone) : null, input }
-  const allowed = numbersIn(input.topic, input.service, input.suburb, input.offer, input.incentive, input.review_text, company.business_name)
+  const allowed = numbersIn(input.topic, input.service, input.suburb, input.offer, input.incentive, input.review_text, input.reviewer_name, company.business_name, company.trade_type)
   const schema = Type.Object({ drafts: Type.Array(Draft, { minItems: variants, maxItems: variants }) }, { additionalProperties: false })
 
   const answer = await generateMetered(deps, principal.companyId, {

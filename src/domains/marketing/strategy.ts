@@ -42,8 +42,9 @@ export async function marketingStrategy(deps: Deps, principal: Principal, input:
     company: await findMarketingCompany(tx), stats: await leadSourceStats(tx, window),
   }))
   const sources = sourceRows(stats)
-  const trade = input.trade ?? company.trade_type
-  const area = input.service_area ?? input.state ?? company.state
+  const trade = input.trade?.trim() || company.trade_type
+  const serviceArea = input.service_area?.trim() || null
+  const area = serviceArea ?? input.state ?? company.state
   const goals = input.goals?.length ? input.goals : ['more_leads' as const]
   const facts: StrategyFacts = { trade: trade ?? 'your trade', area: area ?? 'your service area', goals, sources }
   const dates = { from: day(window.from), to: day(window.to) }
@@ -70,7 +71,7 @@ export async function marketingStrategy(deps: Deps, principal: Principal, input:
     }
   }
   return {
-    business_name: company.business_name, trade, service_area: input.service_area ?? null, state: input.state ?? company.state, goals,
+    business_name: company.business_name, trade, service_area: serviceArea, state: input.state ?? company.state, goals,
     lead_history: { from: dates.from, to: dates.to, leads: sources.reduce((s, r) => s + r.leads, 0), sources },
     channels: advice.channels, budget_split: split, plan_90_days: advice.plan_90_days, reasoning: advice.reasoning,
     figures, not_shown: notShown(facts, sources), rules: [SPAM_ACT_CONSENT, SPAM_ACT_UNSUBSCRIBE, ACCC_NO_GATING, REVIEW_PLATFORMS],

@@ -16,7 +16,7 @@ export interface StructuredRequest<T extends TSchema> {
   schema: T
   /**
    * Rules the schema cannot say (no figure that was not given, no review gating): the reason a model's
-   * answer breaks them, or null. Such an answer is treated as malformed. The local answer must pass too.
+   * answer breaks them, or null. Such an answer is treated as malformed.
    */
   check?: (value: Static<T>) => string | null
   /** The deterministic answer from rules and templates: the local default, and the fallback when a model fails. */
