@@ -7,6 +7,8 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { OpenAiCompatibleModel } from '../src/providers/llm/openai-compatible.js'
 import type { StructuredRequest } from '../src/providers/llm/provider.js'
 import { usagePeriod } from '../src/core/period.js'
+import { loadConfig } from '../src/config.js'
+import { createLanguageModel } from '../src/providers/index.js'
 import { startLocalChatServer, type LocalChatServer } from './helpers/chat-completions-server.js'
 import { onboard, startTestApp, type TestApp } from './helpers/app.js'
 import { connectHttp } from './helpers/mcp.js'
@@ -24,6 +26,19 @@ beforeAll(async () => {
   chat = await startLocalChatServer()
 })
 afterAll(() => chat?.close())
+
+describe('choosing the provider from configuration', () => {
+  it('no model configured: the local default, which answers with the template and calls nothing', async () => {
+    const llm = createLanguageModel(loadConfig({}))
+    expect(llm).toMatchObject({ name: 'local-default', usesModel: false })
+    expect(await llm.generate(request())).toEqual({ value: { headline: 'local', points: ['from the template'] }, producedBy: 'local-default', note: null })
+  })
+
+  it('a model name selects the adapter; a URL or key without one refuses to start', () => {
+    expect(createLanguageModel(loadConfig({ LLM_MODEL: 'gpt-test', LLM_BASE_URL: 'http://127.0.0.1:1/v1' }))).toMatchObject({ name: 'model:gpt-test', usesModel: true })
+    expect(() => createLanguageModel(loadConfig({ LLM_BASE_URL: 'http://127.0.0.1:1/v1' }))).toThrow(/need LLM_MODEL/)
+  })
+})
 
 describe('the OpenAI-compatible adapter', () => {
   const model = () => new OpenAiCompatibleModel({ baseUrl: chat.url, apiKey: 'sk-test', model: 'test-model', timeoutMs: 400 })
