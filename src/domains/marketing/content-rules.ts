@@ -22,6 +22,7 @@ const INCENTIVE_WORDS = /\b(voucher|discount|prize|draw|gift ?card|giveaway|% of
 /** Why a draft breaks the rules, or null. `allowed`: the figures the request gave; `phones`: the business's numbers. */
 export function draftProblem(type: ContentType, draft: DraftValue, incentive: string | undefined, allowed: number[], phones: string[]): string | null {
   const text = `${draft.subject ?? ''}\n${draft.body}`
+  if (EMAIL_TYPES.has(type) && !draft.subject?.trim()) return 'an email draft needs a subject'
   const gating = reviewGating(text)
   if (gating) return gating
   if (type === 'review_reply' && SUPPRESSION.test(text)) return 'it asks for the review to be changed or removed (suppressing reviews, ACCC)'
@@ -54,7 +55,7 @@ export function finalDraft(type: ContentType, draft: DraftValue, sender: Sender,
     checks.push(`${SPAM_ACT_SENDER.rule} Added: "${identification(sender)}".`,
       `${SPAM_ACT_UNSUBSCRIBE.rule} Added: an unsubscribe line; comms.send_email with message_type marketing puts the working link in its place.`, SPAM_ACT_CONSENT.rule)
   }
-  return { subject: draft.subject, copy, body, characters: [...body].length, sms_segments: sms, checks }
+  return { subject: EMAIL_TYPES.has(type) ? draft.subject : null, copy, body, characters: [...body].length, sms_segments: sms, checks }
 }
 
 /** GSM-7 text: 160 characters in one segment, 153 each when split; other text (UCS-2): 70 and 67. */

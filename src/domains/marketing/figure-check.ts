@@ -14,7 +14,8 @@ export const phoneDigits = (phone: string) => phone.replace(/\D/g, '').replace(/
 
 /** `phones`: the business's own numbers, which the text may quote in any spacing. */
 export function inventedFigure(texts: string[], allowed: number[], phones: string[] = []): string | null {
-  const known = new Set(allowed.map(round1))
+  // A figure may be quoted rounded to a whole number (33.3% as 33%).
+  const known = new Set(allowed.flatMap((n) => [round1(n), Math.round(n)]))
   const ownPhones = new Set(phones.map(phoneDigits))
   for (const written of texts) {
     const text = written.replace(/\+?\d[\d\s()-]{6,}\d/g, (m) => (ownPhones.has(phoneDigits(m)) ? ' ' : m))
