@@ -82,6 +82,16 @@ const ConfigSchema = Type.Object({
   INTEGRATIONS_SYNC_BATCH_SIZE: Type.Integer({ minimum: 1, maximum: 500, default: 50 }),
   /** The Xero bank account (its code) our payments are recorded into when they are sent to Xero. */
   XERO_PAYMENT_ACCOUNT_CODE: Type.String({ default: '090' }),
+  /**
+   * Language model (issue 25): any OpenAI-compatible chat-completions endpoint, e.g.
+   * https://api.openai.com/v1 or a local server's /v1. With LLM_MODEL unset the deterministic local
+   * default (rules and templates, no network) answers instead, and every result says which did.
+   */
+  LLM_BASE_URL: Type.Optional(Type.String()),
+  LLM_API_KEY: Type.Optional(Type.String()),
+  LLM_MODEL: Type.Optional(Type.String()),
+  /** One model request's timeout; past it the call is answered by the local default (and says so). */
+  LLM_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 30_000 }),
   EMAIL_PROVIDER: Type.Union([Type.Literal('local'), Type.Literal('smtp')], { default: 'local' }),
   SMTP_URL: Type.Optional(Type.String()),
   EMAIL_FROM: Type.String({ default: 'Tradie Ops <no-reply@localhost>' }),

@@ -13,7 +13,7 @@ import type { Deps } from './core/deps.js'
 import type { AnyOperation } from './core/operation.js'
 import { composition, createRegistry } from './domains/index.js'
 import { createApp } from './app.js'
-import { createAccountingProviders, createCryptoProvider, createEmailProvider, createPaymentsProvider, createRegisterProvider, createSmsProvider } from './providers/index.js'
+import { createAccountingProviders, createCryptoProvider, createEmailProvider, createLanguageModel, createPaymentsProvider, createRegisterProvider, createSmsProvider } from './providers/index.js'
 import { connectClient, ensureSearchAttributes } from './temporal/connection.js'
 import { WorkflowDispatcher } from './temporal/outbox.js'
 import { WebhookDispatcher } from './domains/webhooks/dispatcher.js'
@@ -84,6 +84,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     accounting: createAccountingProviders(config, () => clock.now()),
     sms: createSmsProvider(config),
     email: createEmailProvider(config),
+    llm: createLanguageModel(config, logger),
     workflows,
     reactions: composition.reactions,
     countResources: composition.countResources,

@@ -95,10 +95,10 @@ for (const transport of ['streamable HTTP', 'SSE'] as const) {
       const res = await client.callTool({ name: 'leads.update', arguments: { lead_id: '00000000-0000-4000-8000-000000000000', name: 'x' } })
       expect(res.isError).toBe(true)
       expect(structured(res)).toMatchObject({ error: 'not_found' })
-      // A tool whose domain is not built yet (issue 25's marketing).
-      const planned = await client.callTool({ name: 'marketing.strategy', arguments: {} })
+      // A tool whose domain is not built yet (the business-advisory tools).
+      const planned = await client.callTool({ name: 'hiring.capacity_analysis', arguments: {} })
       expect(planned.isError).toBe(true)
-      expect(structured(planned)).toMatchObject({ error: 'not_implemented', capability: 'Pricebook and marketing' })
+      expect(structured(planned)).toMatchObject({ error: 'not_implemented', capability: 'Business advisory' })
       const invalid = await client.callTool({ name: 'leads.create', arguments: { phone: '0412345678' } })
       expect(structured(invalid)).toMatchObject({ error: 'validation_error', messages: ['name: is required'] })
     })

@@ -14,6 +14,7 @@ import type { StartAfterCommit, WorkflowDispatcher } from '../temporal/outbox.js
 import type { EventType } from './events.js'
 import type { RegisterProvider } from '../providers/registers/provider.js'
 import type { AccountingProviders } from '../providers/accounting/provider.js'
+import type { LanguageModelProvider } from '../providers/llm/provider.js'
 import type { SmsProvider } from '../providers/sms/provider.js'
 import type { EmailProvider } from '../providers/email/provider.js'
 import type { QueuedMessage } from '../../workflows/messages.js'
@@ -51,6 +52,8 @@ export interface Deps {
   /** Accounting packages (integrations): Xero when configured; the others listed as not available. */
   accounting: AccountingProviders
   sms: SmsProvider
+  /** The language model (marketing): an OpenAI-compatible endpoint when configured, else the local default. */
+  llm: LanguageModelProvider
   email: EmailProvider
   workflows: WorkflowDispatcher
   /** The domains' reactions to domain events (EventReactions in core/reactions.ts), from the domain list. */

@@ -14,6 +14,10 @@ import { SmtpEmail } from './email/smtp.js'
 import type { RegisterProvider } from './registers/provider.js'
 import { NswTradesRegister } from './registers/nsw-trades.js'
 import { UncheckedRegister } from './registers/unchecked.js'
+import { LocalDefaultModel } from './llm/local.js'
+import { OpenAiCompatibleModel } from './llm/openai-compatible.js'
+import type { LanguageModelProvider } from './llm/provider.js'
+import type { Logger } from '../logger.js'
 import { LocalOutboxSms } from './sms/local.js'
 import type { SmsProvider } from './sms/provider.js'
 import { TwilioSms } from './sms/twilio.js'
@@ -70,4 +74,19 @@ export function createAccountingProviders(config: Config, now: () => Date): Acco
     listings: () => accountingListings(config),
     get: (id) => (id === 'xero' ? xero : null),
   }
+}
+
+/**
+ * The language model: an OpenAI-compatible endpoint when LLM_MODEL is set (LLM_BASE_URL defaults to
+ * OpenAI's), otherwise the deterministic local default, which needs no network and costs nothing.
+ */
+export function createLanguageModel(config: Config, logger?: Logger): LanguageModelProvider {
+  if (!config.LLM_MODEL) {
+    // A URL or key without a model would quietly use nothing; say so at start instead.
+    if (config.LLM_BASE_URL || config.LLM_API_KEY) throw new Error('LLM_BASE_URL and LLM_API_KEY need LLM_MODEL (the model name to ask), or unset them all for the local default.')
+    return new LocalDefaultModel()
+  }
+  return new OpenAiCompatibleModel({
+    baseUrl: config.LLM_BASE_URL ?? 'https://api.openai.com/v1', apiKey: config.LLM_API_KEY, model: config.LLM_MODEL, timeoutMs: config.LLM_TIMEOUT_MS, logger,
+  })
 }

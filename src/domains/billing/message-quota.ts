@@ -58,8 +58,8 @@ export function describeRefusal(r: QuotaRefusal): string {
 }
 
 /** The caller's error: 429 rate_limited (REST) or an isError tool result (MCP). */
-export function quotaExceeded(r: QuotaRefusal): AppError {
-  return new AppError('rate_limited', `Nothing was sent. ${describeRefusal(r)}`, {
+export function quotaExceeded(r: QuotaRefusal, outcome = 'Nothing was sent.'): AppError {
+  return new AppError('rate_limited', `${outcome} ${describeRefusal(r)}`, {
     retry_after_seconds: r.retryAfterSeconds,
     limit: { metric: r.metric, used: r.used, limit: r.limit, plan: r.planSlug, resets_at: r.resetsAt.toISOString(), upgrade_plan: r.upgradePlan },
   }, { 'Retry-After': String(r.retryAfterSeconds) })

@@ -1,8 +1,8 @@
 import { defineDomain } from '../../core/domain.js'
-import { marketingPlannedTools } from './operations.js'
+import { marketingOperations } from './operations.js'
 
 export const marketingDomain = defineDomain({
   name: 'marketing',
   description: 'Marketing strategy and content.',
-  operations: [...marketingPlannedTools],
+  operations: [...marketingOperations],
 })

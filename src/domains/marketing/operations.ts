@@ -1,62 +1,43 @@
-import Type from 'typebox'
 import type { AnyOperation } from '../../core/operation.js'
-import { plannedTool, READ } from '../../core/planned.js'
-import { Dollars, StringEnum } from '../../core/schema-helpers.js'
-import { AuState, closed, Trade } from '../shared-schema.js'
+import { defineOperation } from '../../core/operation.js'
+import { READ } from '../../core/annotations.js'
+import { generateContent } from './content.js'
+import { ContentInput, ContentResponse, StrategyInput, StrategyResponse } from './schema.js'
+import { marketingStrategy } from './strategy.js'
 
-const capability = 'Pricebook and marketing'
 const access = { scope: 'leads', permission: 'read' } as const
+const MODEL = "Written by the configured language model, or by the local default's rules and templates when none is configured or it fails (produced_by says which; a model call counts toward the plan's monthly LLM limit)."
 
-export const marketingPlannedTools: AnyOperation[] = [
-  plannedTool({
+export const marketingOperations: AnyOperation[] = [
+  defineOperation({
     name: 'marketing.strategy',
+    domain: 'marketing',
     title: 'Marketing strategy',
     description:
-      "Marketing plan for the business from its trade, service area, budget and lead history: which channels to use (Google Business Profile, reviews, local search ads, marketplaces such as hipages, referrals), budget split, and the first actions. Advice only; nothing is published.",
-    input: Type.Object(
-      {
-        trade: Type.Optional(Trade("The business's trade; defaults to the company's trade type")),
-        service_area: Type.Optional(Type.String({ description: 'Suburbs or region served, e.g. "Inner West Sydney"' })),
-        state: Type.Optional(AuState()),
-        monthly_budget: Type.Optional(Dollars('none', { minimum: 0, description: 'Monthly marketing budget' })),
-        goals: Type.Optional(
-          Type.Array(StringEnum(['more_leads', 'higher_value_jobs', 'more_reviews', 'repeat_business', 'commercial_work'] as const), {
-            uniqueItems: true,
-            description: 'What the marketing should achieve',
-          }),
-        ),
-      },
-      closed,
-    ),
+      "Marketing plan for the business from its trade, service area, budget and lead history: which channels to use (Google Business Profile, reviews, local search ads, marketplaces such as hipages, referrals), budget split, a 90-day plan and the reasoning. Uses the company's own lead sources and win rates (12 months); every figure says where it came from, and no market figure without a dated source is shown. " +
+      `${MODEL} Advice only; nothing is published.`,
+    input: StrategyInput,
+    output: StrategyResponse,
     access,
     cost: 'read',
     annotations: READ,
-    capability,
+    rest: { method: 'POST', path: '/marketing/strategy' },
+    run: (ctx, input) => marketingStrategy(ctx.deps, ctx.principal!, input),
   }),
-  plannedTool({
+  defineOperation({
     name: 'marketing.generate_content',
+    domain: 'marketing',
     title: 'Generate marketing content',
     description:
-      'Write marketing copy for the business: social posts, Google Business Profile posts, email newsletters, SMS promotions, website copy or ad text. Returns drafts only; nothing is published or sent. Incentivised reviews or testimonials must be disclosed (ACCC).',
-    input: Type.Object(
-      {
-        content_type: Type.Optional(
-          StringEnum(['social_post', 'google_business_post', 'email_newsletter', 'sms_promo', 'website_copy', 'ad_copy'] as const, {
-            default: 'social_post',
-            description: 'Kind of content to write',
-          }),
-        ),
-        topic: Type.Optional(Type.String({ maxLength: 500, description: 'What it is about, e.g. "winter hot water system check special"' })),
-        service: Type.Optional(Type.String({ description: 'Service to promote' })),
-        suburb: Type.Optional(Type.String({ description: 'Area to mention for local relevance' })),
-        tone: Type.Optional(StringEnum(['friendly', 'professional', 'urgent', 'casual'] as const, { default: 'friendly', description: 'Voice of the copy' })),
-        variants: Type.Optional(Type.Integer({ minimum: 1, maximum: 5, default: 1, description: 'How many alternative drafts to return' })),
-      },
-      closed,
-    ),
+      'Write marketing copy for the business: social posts, Google Business Profile posts, email newsletters, SMS promotions, website copy, ad text, review requests and review replies. ' +
+      'SMS and email drafts carry the sender and an opt-out (Spam Act); review requests ask every client whatever their experience and disclose any incentive (ACCC). ' +
+      `${MODEL} Returns drafts only; nothing is published or sent.`,
+    input: ContentInput,
+    output: ContentResponse,
     access,
     cost: 'read',
     annotations: READ,
-    capability,
+    rest: { method: 'POST', path: '/marketing/content' },
+    run: (ctx, input) => generateContent(ctx.deps, ctx.principal!, input),
   }),
 ]
