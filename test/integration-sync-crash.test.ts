@@ -68,7 +68,10 @@ describe('the accounting sync survives a worker crash', () => {
     await workerProcs.start()
     const cursors = () => app.owner<{ entity_type: string; direction: string; last_synced_at: Date; cursor: string | null; records_done: number }[]>`
       select entity_type, direction, last_synced_at, cursor, records_done from integration_sync_cursors where connection_id = ${connectionId}`
-    const done = await waitFor(cursors, (rows) => rows.length === 6 && rows.every((r) => r.last_synced_at >= asked) && xero.invoices.length >= CLIENTS, 90_000, 250)
+    // Done: every cursor moved since the ask, and each pull pass finished (its cursor's started cleared: a
+    // pull moves its cursor page by page, so a moved cursor alone may still be mid-pass).
+    const passFinished = (r: { direction: string; cursor: string | null }) => r.direction !== 'pull' || (r.cursor !== null && JSON.parse(r.cursor).started === null)
+    const done = await waitFor(cursors, (rows) => rows.length === 6 && rows.every((r) => r.last_synced_at >= asked && passFinished(r)) && xero.invoices.length >= CLIENTS, 90_000, 250)
 
     for (const n of numbers) expect(xero.invoices.filter((i) => i.InvoiceNumber === n), n).toHaveLength(1)
     expect(xero.invoices).toHaveLength(CLIENTS)
