@@ -20,6 +20,8 @@ async function seedLeads(app: TestApp, companyId: string) {
     ...Array.from({ length: 5 }, () => ({ source: 'hipages', status: 'Lost' })),
     { source: 'referral:ABC123', status: 'Won' }, { source: 'referral:XYZ789', status: 'New' },
     { source: null, status: 'New' },
+    // Contacts pulled in from Xero by the accounting sync: existing clients, left out of the lead history.
+    { source: 'xero', status: 'New' }, { source: 'xero', status: 'New' },
   ]
   const ids: string[] = []
   for (const r of rows) {
@@ -70,6 +72,7 @@ describe('on the local default (no model configured)', () => {
     expect(by.hipages).toMatchObject({ channel: 'marketplaces', leads: 5, won: 0, win_rate_percent: 0 })
     expect(by.referral).toMatchObject({ channel: 'referrals', leads: 2, won: 1 })
     expect(by.unknown).toMatchObject({ channel: null, leads: 1 })
+    expect(by.xero).toBeUndefined()
     expect(s.lead_history.leads).toBe(14)
 
     const channel = Object.fromEntries(s.channels.map((c: any) => [c.channel, c]))

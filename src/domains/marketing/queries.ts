@@ -1,5 +1,6 @@
 // Marketing SQL. Every function takes the tenant transaction from withTenant(); RLS scopes the rows.
 import type postgres from 'postgres'
+import { ACCOUNTING_PROVIDERS } from '../../providers/accounting/provider.js'
 
 export interface MarketingCompany {
   business_name: string
@@ -23,7 +24,10 @@ export interface SourceStats {
 
 /**
  * Leads created in [from, to) by source (lower case; referral:<code> as referral; blank as unknown):
- * how many, how many won (status Won or a quote accepted), and the accepted quotes' total.
+ * how many, how many won (status Won or a quote accepted), and the accepted quotes' total. Contacts
+ * pulled in from an accounting package (source xero, ...) are existing clients, not leads any
+ * channel brought, and are left out: they would skew the win rates, and nothing from Xero's API
+ * reaches a model (docs/decisions.md, Accounting integrations).
  */
 export async function leadSourceStats(tx: postgres.TransactionSql, window: { from: Date; to: Date }): Promise<SourceStats[]> {
   return tx<SourceStats[]>`
@@ -33,6 +37,7 @@ export async function leadSourceStats(tx: postgres.TransactionSql, window: { fro
              when lower(source) like 'referral:%' then 'referral'
              else lower(btrim(source)) end as source
       from leads where created_at >= ${window.from} and created_at < ${window.to}
+        and lower(coalesce(btrim(source), '')) <> all(${[...ACCOUNTING_PROVIDERS]}::text[])
     ), accepted as (
       select lead_id, sum(total_cents) as cents from quotes where status = 'Accepted' group by lead_id
     )
