@@ -36,3 +36,18 @@ export function afterQuoteSend(output: { quote: QuoteView; dry_run: boolean; fol
     output.follow_ups && output.follow_ups.at.length > 0 && { tool: 'workflows.list', why: `${output.follow_ups.at.length} follow-up message(s) are booked until the client answers; they stop on acceptance. workflows.toggle quote_follow_up turns them off.` },
   )
 }
+
+/** A price suggestion goes to quotes.create (after leads.create when no lead was given), or says what data would give one. */
+export function afterPriceSuggestion(output: { quote_input: { lead_id: string | null } | null }): NextStep[] {
+  if (!output.quote_input) {
+    return [
+      { tool: 'services.create', why: 'Add your labour rate (unit "hour") and your usual charges, so the next suggestion can price this job.' },
+      { tool: 'pricebook.import', why: "Import your supplier's price list with default_markup_percent, so matching items carry a sell price." },
+    ]
+  }
+  const lead = output.quote_input.lead_id
+  return steps(
+    !lead && { tool: 'leads.create', why: 'quotes.create needs a lead: create the client as a lead, then put its id in quote_input.lead_id.' },
+    { tool: 'quotes.create', why: `Pass quote_input (lead_id${lead ? ` ${lead}` : ''} and line_items), after removing or changing any line; it creates a Draft, nothing is sent.` },
+  )
+}

@@ -1,4 +1,6 @@
-import { afterQuoteChange, afterQuoteSend } from './next-steps.js'
+import { afterPriceSuggestion, afterQuoteChange, afterQuoteSend } from './next-steps.js'
+import { aiPriceSuggestion } from './ai-price-suggestion.js'
+import { PriceSuggestionInput, PriceSuggestionResponse } from './ai-price-suggestion-schema.js'
 import { defineOperation } from '../../core/operation.js'
 import { READ, SEND, WRITE } from '../../core/annotations.js'
 import { CreateQuoteInput, ListQuotesInput, QuoteListResponse, QuoteResponse, SendQuoteInput, SendQuoteResponse, UpdateQuoteInput } from './schema.js'
@@ -59,5 +61,22 @@ export const quoteOperations = [
     rest: { method: 'POST', path: '/quotes/:quote_id/send', feature: 'restWrite' },
     run: (ctx, input) => sendQuote(ctx.deps, ctx.principal!, input),
     nextSteps: afterQuoteSend,
+  }),
+  defineOperation({
+    name: 'quotes.ai_price_suggestion',
+    domain: 'quotes',
+    title: 'Suggest quote pricing',
+    description:
+      "Suggest line items and AUD prices (ex GST) for a job, from a lead or a job description, using only the company's own data: its past accepted quotes for the same kind of job (each line cites them: how many, their ids, median and range of the prices charged), its price book and its labour rate (a service charged by the hour). " +
+      'Adjustments for urgency, complexity and location are each shown with the reason, applied only where the company has a charge or enough past prices for them; market context is the sourced, dated ranges the catalogue holds; each line has a confidence with its evidence, and a figure that is missing says so. ' +
+      "The configured language model may only choose and word lines among the computed ones (produced_by says which answered; a model call counts toward the plan's monthly LLM limit). Suggestions only: nothing is saved; pass quote_input to quotes.create.",
+    input: PriceSuggestionInput,
+    output: PriceSuggestionResponse,
+    access: { scope: 'quotes', permission: 'read' },
+    cost: 'read',
+    annotations: READ,
+    rest: { method: 'POST', path: '/quotes/price-suggestion' },
+    run: (ctx, input) => aiPriceSuggestion(ctx.deps, ctx.principal!, input),
+    nextSteps: afterPriceSuggestion,
   }),
 ]
