@@ -13,6 +13,7 @@ import { onboard, startTestApp, type TestApp } from './helpers/app.js'
 import { connectHttp } from './helpers/mcp.js'
 import { tool, toolError } from './helpers/tools.js'
 import { startLocalChatServer, type LocalChatServer } from './helpers/chat-completions-server.js'
+import { usagePeriod } from '../src/core/period.js'
 
 const PROFILE = { plan: 'business', stripe_payment_method_id: 'pm_card_visa', trade_type: 'roofer', abn: '51 824 753 556', phone: '0412 345 678', business_name: 'High Point Roofing' }
 const ROOF_JOB = 'Replace rusted roof sheets and flashings on a two-storey house. Cut the new flashing to size with an angle grinder on the roof. Live power lines run over the roof to the house.'
@@ -136,6 +137,7 @@ describe('on the OpenAI-compatible adapter (a local chat-completions server)', (
   let chat: LocalChatServer
   let app: TestApp
   let client: Client
+  let companyId: string
   const signOff = {
     competent_person_lines: ['Name', 'Role', 'Signature', 'Date'],
     worker_sign_on_columns: ['Name', 'White Card number', 'Signature', 'Date'],
@@ -158,8 +160,9 @@ describe('on the OpenAI-compatible adapter (a local chat-completions server)', (
   })
   beforeAll(async () => {
     chat = await startLocalChatServer()
-    app = await startTestApp({ config: { LLM_BASE_URL: chat.url, LLM_MODEL: 'test-model', LLM_TIMEOUT_MS: 2000 } })
+    app = await startTestApp({ config: { LLM_BASE_URL: chat.url, LLM_MODEL: 'test-model', LLM_TIMEOUT_MS: 1000 } })
     const company = await onboard(app, PROFILE)
+    companyId = company.company_id
     client = await connectHttp(app, company.api_key)
   })
   afterAll(async () => {
@@ -202,5 +205,27 @@ describe('on the OpenAI-compatible adapter (a local chat-completions server)', (
     expect(s.produced_by).toBe('local-default')
     expect(s.provider_note).toMatch(/DRAFT/)
     expect(s.provider_note).toMatch(/energised_electrical/)
+  })
+
+  it('a model that times out: the local default answers, saying so', async () => {
+    chat.replies = [{ delayMs: 1500, content: wording(signOff) }]
+    const s = await tool(client, 'compliance.generate_swms', { work_description: ROOF_JOB })
+    chat.replies = []
+    expect(s.produced_by).toBe('local-default')
+    expect(s.provider_note).toMatch(/time/i)
+  })
+
+  it('at the plan\'s LLM limit: isError naming the limit, the model is not asked and no document is stored', async () => {
+    const [plan] = await app.owner`select llm_calls_per_month from plans where slug = 'business'`
+    await app.owner`
+      insert into usage_counters (company_id, period, metric, count) values (${companyId}, ${usagePeriod(new Date()).key}, 'llm_calls', ${plan!.llm_calls_per_month})
+      on conflict (company_id, period, metric) do update set count = ${plan!.llm_calls_per_month}`
+    const asked = chat.requests.length
+    const [before] = await app.owner`select count(*)::int as n from documents where company_id = ${companyId}`
+    const err = await toolError(client, 'compliance.generate_swms', { work_description: 'Fix the gutters on the roof' })
+    expect(err).toMatchObject({ error: 'rate_limited', limit: { metric: 'llm_calls' } })
+    expect(chat.requests.length).toBe(asked)
+    const [after] = await app.owner`select count(*)::int as n from documents where company_id = ${companyId}`
+    expect(after!.n).toBe(before!.n)
   })
 })
