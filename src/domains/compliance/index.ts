@@ -1,8 +1,8 @@
 import { defineDomain } from '../../core/domain.js'
-import { compliancePlannedTools } from './operations.js'
+import { complianceOperations } from './operations.js'
 
 export const complianceDomain = defineDomain({
   name: 'compliance',
   description: 'Safety documents such as SWMS drafts.',
-  operations: [...compliancePlannedTools],
+  operations: [...complianceOperations],
 })

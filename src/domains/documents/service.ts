@@ -13,11 +13,11 @@ import { isUuid } from '../../core/uuid.js'
 import { withTenant } from '../../db/sql.js'
 import { createDocumentStorage } from '../../providers/storage/index.js'
 import type { DocumentStorage } from '../../providers/storage/provider.js'
-import { classify } from './classify.js'
+import { classify, type DocumentType } from './classify.js'
 import { extractFields } from './fields.js'
 import { signedFileUrl, signatureValid } from './links.js'
 import { matchDocument, type Match } from './match.js'
-import { attachDocument, findDocument, findDocumentBySha, insertDocument, jobCandidates, jobLead, leadCandidates, leadExists, type DocumentRow } from './queries.js'
+import { attachDocument, findDocument, findDocumentBySha, insertDocument, jobCandidates, jobLead, leadCandidates, leadExists, type DocumentRow, type NewDocument } from './queries.js'
 import type { AutoFileInput, AutoFileResponse } from './schema.js'
 import { ACCEPTED_TYPES_TEXT, describeRefused, sniffMediaType } from './sniff.js'
 import { readText } from './text.js'
@@ -122,23 +122,35 @@ export async function autoFile(deps: Deps, principal: Principal, input: Static<t
   const fields = extractFields(text.text)
   const match = given ?? matchDocument(text.text, ...(await withTenant(deps.db, companyId, async (tx) => [await jobCandidates(tx), await leadCandidates(tx)] as const)))
 
+  return storeAndRecord(deps, companyId, bytes, {
+    sha256, media_type: mediaType, original_filename: input.filename ?? null,
+    document_type: classification.type,
+    classification_reason: text.note ? `${classification.reason}; ${text.note}` : classification.reason,
+    text_source: text.source, extracted_text: text.text, fields,
+    job_id: match.job_id, lead_id: match.lead_id, match_method: match.method, match_reason: match.reason,
+    created_by_key: principal.keyId,
+  })
+}
+
+type Recorded = { document: DocumentView; duplicate: boolean }
+type ToRecord = Omit<NewDocument, 'id' | 'size_bytes' | 'storage_backend' | 'storage_key' | 'link_secret'>
+
+/**
+ * Stores the bytes under our own key, then records the row; when the same bytes were filed meanwhile
+ * the stored copy is removed and the existing document answers. A row not written removes the file.
+ */
+async function storeAndRecord(deps: Deps, companyId: string, bytes: Buffer, d: ToRecord): Promise<Recorded> {
   const storage = documentStorage(deps)
   const id = randomUUID()
   const storageKey = `${companyId}/${id}`
-  await storage.put(storageKey, bytes, mediaType)
+  await storage.put(storageKey, bytes, d.media_type)
   let row: DocumentRow | null
   try {
     row = await withTenant(deps.db, companyId, async (tx) => {
       const inserted = await insertDocument(tx, companyId, {
-        id, sha256, media_type: mediaType, size_bytes: bytes.length, original_filename: input.filename ?? null,
-        storage_backend: storage.backend, storage_key: storageKey,
-        document_type: classification.type,
-        classification_reason: text.note ? `${classification.reason}; ${text.note}` : classification.reason,
-        text_source: text.source, extracted_text: text.text, fields,
-        job_id: match.job_id, lead_id: match.lead_id, match_method: match.method, match_reason: match.reason,
-        link_secret: randomBytes(32), created_by_key: principal.keyId,
+        ...d, id, size_bytes: bytes.length, storage_backend: storage.backend, storage_key: storageKey, link_secret: randomBytes(32),
       }, deps.clock.now())
-      return inserted ?? findDocumentBySha(tx, sha256)
+      return inserted ?? findDocumentBySha(tx, d.sha256)
     })
   } catch (error) {
     await storage.delete(storageKey).catch(() => undefined)
@@ -148,6 +160,33 @@ export async function autoFile(deps: Deps, principal: Principal, input: Static<t
   const duplicate = row.id !== id
   if (duplicate) await storage.delete(storageKey).catch(() => undefined)
   return { document: presentDocument(deps, row), duplicate }
+}
+
+export interface GeneratedPdf {
+  bytes: Buffer
+  filename: string
+  documentType: DocumentType
+  /** The document's text as the service wrote it (searchable like a filed PDF's text). */
+  text: string
+  jobId: string | null
+  leadId: string | null
+  /** Why it is this type, e.g. "written by compliance.generate_swms". */
+  reason: string
+}
+
+/**
+ * Files a PDF the service produced (a SWMS draft) as the company's document, with a signed link. The
+ * same bytes again answer with the first document, so a retried call stores nothing twice.
+ */
+export function fileGeneratedPdf(deps: Deps, principal: Principal, pdf: GeneratedPdf): Promise<Recorded> {
+  return storeAndRecord(deps, principal.companyId, pdf.bytes, {
+    sha256: createHash('sha256').update(pdf.bytes).digest('hex'), media_type: 'application/pdf', original_filename: pdf.filename,
+    document_type: pdf.documentType, classification_reason: pdf.reason, text_source: 'pdf_text', extracted_text: pdf.text,
+    fields: { supplier: null, date: null, total_cents: null, gst_cents: null, abn: null, abn_valid: null },
+    job_id: pdf.jobId, lead_id: pdf.leadId, match_method: pdf.jobId || pdf.leadId ? 'given' : 'none',
+    match_reason: pdf.jobId ? `job_id given to ${pdf.reason}` : 'no job given',
+    created_by_key: principal.keyId,
+  })
 }
 
 export interface FileAnswer { bytes: Buffer; mediaType: string; filename: string | null }
