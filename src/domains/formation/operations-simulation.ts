@@ -1,0 +1,65 @@
+// formation.simulate_business, formation.demand_hotspots and formation.location_score (issue 26):
+// advice from cited facts and the company's own figures; nothing is changed. Free, as every
+// formation tool is (SPEC 8).
+import type { AnyOperation } from '../../core/operation.js'
+import { defineOperation } from '../../core/operation.js'
+import { READ } from '../../core/annotations.js'
+import { steps } from '../../core/next-steps.js'
+import { demandHotspots, locationScore } from './location.js'
+import { simulateBusiness } from './simulate-business.js'
+import { HotspotsInput, HotspotsResponse, LocationInput, LocationResponse, SimulateInput, SimulateResponse } from './simulation-schema.js'
+
+const common = { domain: 'formation', access: { permission: 'read' }, cost: 'free', annotations: READ, capability: 'Business advisory' } as const
+const CITED = 'Every fact used is cited with its source, as-of date and whether it is current; general information, not advice. Free.'
+
+export const formationSimulationOperations: AnyOperation[] = [
+  defineOperation({
+    ...common,
+    name: 'formation.simulate_business',
+    title: 'Simulate business finances',
+    description:
+      'Simulate a trade business month by month (12 months unless months is given) from its rate, billable hours, staff wages, materials, overheads and insurance: revenue, costs, 12% super on wages, profit, cash, the break-even month, and the month GST turnover reaches the $75,000 registration threshold. ' +
+      'Company tax is set aside at the base or full rate by turnover; for a sole trader, partnership or trust no tax line is computed (individual rates are not held) and the result says so. Without hourly_rate the low end of a sourced indicative rate for the trade is used where one exists; no other figure is guessed. ' +
+      CITED,
+    input: SimulateInput,
+    output: SimulateResponse,
+    run: (ctx, input) => simulateBusiness(ctx.deps, ctx.principal!, input),
+    nextSteps: (output, input) => steps(
+      (input.employees ?? 0) + (input.apprentices ?? 0) > 0 && { tool: 'hiring.cost_calculator', why: 'Check the wages you gave against the award minimum and add payroll tax and workers\' compensation for your state.' },
+      output.gst.registration_month !== null && { tool: 'formation.checklist', why: `GST registration falls due in month ${output.gst.registration_month}: see it with the other setup tasks (registered_for_gst).` },
+      { tool: 'formation.requirements', why: 'See the licences and insurance your trade needs in your state, and price the insurance into monthly_insurance.' },
+    ),
+  }),
+  defineOperation({
+    ...common,
+    name: 'formation.demand_hotspots',
+    title: 'Demand hotspots',
+    description:
+      "Suburbs ranked by the company's own demand over the last 12 months: leads, win rate, value of won work and average job value by suburb, each with a 0 to 100 score and why. " +
+      'No dated public figures by suburb (building activity, population growth, competition) are held, and the result says so; with no leads recorded by suburb it names no hotspots rather than guessing. ' +
+      CITED,
+    input: HotspotsInput,
+    output: HotspotsResponse,
+    run: (ctx, input) => demandHotspots(ctx.deps, ctx.principal!, input),
+    nextSteps: (output) => steps(
+      output.hotspots[0] && { tool: 'formation.location_score', why: `Score ${output.hotspots[0].suburb} with your travel time (suburb "${output.hotspots[0].suburb}", travel_minutes).` },
+      output.hotspots.length === 0 && { tool: 'leads.create', why: 'Record the suburb on each new lead so demand can be ranked by suburb.' },
+    ),
+  }),
+  defineOperation({
+    ...common,
+    name: 'formation.location_score',
+    title: 'Score a location',
+    description:
+      "Score a suburb from 0 to 100 for the business, factor by factor with each weight, input and points: demand (its leads against the company's busiest suburb), win rate, value of won work, and travel time (from travel_minutes, else half points, marked assumed). " +
+      'Uses the company\'s own leads and jobs of the last 12 months; no dated public figures by suburb are held, and the result says so. With no leads by suburb the score is null, with the reason. ' +
+      CITED,
+    input: LocationInput,
+    output: LocationResponse,
+    run: (ctx, input) => locationScore(ctx.deps, ctx.principal!, input),
+    nextSteps: (output) => steps(
+      output.score === null && { tool: 'leads.create', why: 'Record the suburb on each new lead so locations can be scored from your own work.' },
+      output.score !== null && { tool: 'formation.demand_hotspots', why: 'Compare this suburb with the others your leads come from.' },
+    ),
+  }),
+]
