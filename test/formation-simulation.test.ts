@@ -196,12 +196,13 @@ describe('formation simulation and location tools', () => {
   it('location_score explains each factor with its weight, input, basis and points; no data gives a null score with the reason', async () => {
     const r = await tool(client, 'formation.location_score', { suburb: 'newtown', travel_minutes: 15 })
     const by = Object.fromEntries(r.factors.map((f: any) => [f.factor, f]))
-    // Newtown is the busiest suburb (30/30), wins 2 of 4 (12.5/25), has the most won value (25/25); 15 minutes: 15/20.
+    // Newtown is the busiest suburb (30/30), wins 2 of 4 (12.5, rounded to 13/25), has the most won value (25/25); 15 minutes: 15/20.
     expect(by.demand).toMatchObject({ weight: 30, points: 30, basis: 'company_data' })
-    expect(by.win_rate).toMatchObject({ weight: 25, points: 12.5 })
+    expect(by.win_rate).toMatchObject({ weight: 25, points: 13 })
     expect(by.won_value).toMatchObject({ weight: 25, points: 25 })
     expect(by.travel).toMatchObject({ weight: 20, points: 15, basis: 'supplied' })
     expect(r.score).toBe(83)
+    expect(r.factors.reduce((s: number, f: any) => s + f.points, 0)).toBe(r.score)
     expect(r.factors.reduce((s: number, f: any) => s + f.weight, 0)).toBe(100)
     const assumed = await tool(client, 'formation.location_score', { suburb: 'Marrickville' })
     expect(assumed.factors.find((f: any) => f.factor === 'travel')).toMatchObject({ basis: 'assumed', points: 10 })

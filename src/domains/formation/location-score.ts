@@ -33,18 +33,18 @@ export function ownDataFactors(target: SuburbFigures, all: SuburbFigures[]): Fac
   return [
     {
       factor: 'demand', weight: WEIGHTS.demand, input: `${target.leads} leads in 12 months (your busiest suburb: ${maxLeads})`, basis: 'company_data',
-      points: round2(maxLeads > 0 ? WEIGHTS.demand * target.leads / maxLeads : 0),
+      points: Math.round(maxLeads > 0 ? WEIGHTS.demand * target.leads / maxLeads : 0),
       explanation: maxLeads > 0 ? `Leads from ${target.suburb} against your busiest suburb (${best}): ${target.leads} / ${maxLeads} of ${WEIGHTS.demand} points.` : 'No leads with a suburb: no demand points.',
     },
     {
       factor: 'win_rate', weight: WEIGHTS.winRate, input: target.leads > 0 ? `${target.won} won of ${target.leads} leads (${round2(winRate * 100)}%)` : 'no leads', basis: 'company_data',
-      points: round2(WEIGHTS.winRate * winRate),
+      points: Math.round(WEIGHTS.winRate * winRate),
       explanation: target.leads > 0 ? `Win rate ${round2(winRate * 100)}% of ${WEIGHTS.winRate} points.` : 'No leads here, so no win rate.',
     },
     {
       factor: 'won_value', weight: WEIGHTS.wonValue,
       input: `${dollars(target.wonValueCents)} won incl. GST${average === null ? '' : `, average job ${dollars(Math.round(average))} over ${target.valuedWon}`}`, basis: 'company_data',
-      points: round2(maxValue > 0 ? WEIGHTS.wonValue * target.wonValueCents / maxValue : 0),
+      points: Math.round(maxValue > 0 ? WEIGHTS.wonValue * target.wonValueCents / maxValue : 0),
       explanation: maxValue > 0
         ? `Value of won work against your highest-value suburb (${dollars(maxValue)}). The total is scored rather than the average, so one small extra job never counts against a suburb.`
         : 'No won work with a value recorded: no value points.',
@@ -57,12 +57,12 @@ export function travelFactor(minutes: number | undefined): FactorPoints {
   if (minutes === undefined) {
     return { factor: 'travel', weight: WEIGHTS.travel, input: 'not given', basis: 'assumed', points: WEIGHTS.travel / 2, explanation: `No travel time given and none is recorded: half of ${WEIGHTS.travel} points assumed. Give travel_minutes (one way from your base).` }
   }
-  const points = round2(WEIGHTS.travel * Math.max(0, 1 - minutes / TRAVEL_ZERO_MINUTES))
+  const points = Math.round(WEIGHTS.travel * Math.max(0, 1 - minutes / TRAVEL_ZERO_MINUTES))
   return { factor: 'travel', weight: WEIGHTS.travel, input: `${minutes} minutes one way`, basis: 'supplied', points, explanation: `Full points at your door, none at ${TRAVEL_ZERO_MINUTES} minutes or more: ${points} of ${WEIGHTS.travel}.` }
 }
 
-/** The score out of 100 (factors' points summed). */
-export const scoreOf = (factors: FactorPoints[]) => Math.min(100, Math.max(0, Math.round(factors.reduce((s, f) => s + f.points, 0))))
+/** The score out of 100: the factors' whole points summed, so the factors add up to it exactly. */
+export const scoreOf = (factors: FactorPoints[]) => Math.min(100, Math.max(0, factors.reduce((s, f) => s + f.points, 0)))
 
 /** Own-data points scaled to 100, travel left out (the hotspots ranking). */
 export function ownDataScore(factors: FactorPoints[]): number {

@@ -10,7 +10,7 @@ import { simulateBusiness } from './simulate-business.js'
 import { HotspotsInput, HotspotsResponse, LocationInput, LocationResponse, SimulateInput, SimulateResponse } from './simulation-schema.js'
 
 const common = { domain: 'formation', access: { permission: 'read' }, cost: 'free', annotations: READ, capability: 'Business advisory' } as const
-const CITED = 'Every fact used is cited with its source, as-of date and whether it is current; general information, not advice. Free.'
+const CITED = 'Facts cited with source and date; general information. Free.'
 
 export const formationSimulationOperations: AnyOperation[] = [
   defineOperation({
@@ -18,8 +18,8 @@ export const formationSimulationOperations: AnyOperation[] = [
     name: 'formation.simulate_business',
     title: 'Simulate business finances',
     description:
-      'Simulate a trade business month by month (12 months unless months is given) from its rate, billable hours, staff wages, materials, overheads and insurance: revenue, costs, 12% super on wages, profit, cash, the break-even month, and the month GST turnover reaches the $75,000 registration threshold. ' +
-      'Company tax is set aside at the base or full rate by turnover; for a sole trader, partnership or trust no tax line is computed (individual rates are not held) and the result says so. Without hourly_rate the low end of a sourced indicative rate for the trade is used where one exists; no other figure is guessed. ' +
+      'Month-by-month revenue, costs, 12% super on wages, profit, cash, break-even month and the month GST turnover reaches the $75,000 threshold, from rate, hours, wages, materials, overheads and insurance. ' +
+      'Company tax by turnover; for other structures no tax line (individual rates not held). No unsourced figure is guessed. ' +
       CITED,
     input: SimulateInput,
     output: SimulateResponse,
@@ -35,8 +35,7 @@ export const formationSimulationOperations: AnyOperation[] = [
     name: 'formation.demand_hotspots',
     title: 'Demand hotspots',
     description:
-      "Suburbs ranked by the company's own demand over the last 12 months: leads, win rate, value of won work and average job value by suburb, each with a 0 to 100 score and why. " +
-      'No dated public figures by suburb (building activity, population growth, competition) are held, and the result says so; with no leads recorded by suburb it names no hotspots rather than guessing. ' +
+      "Suburbs ranked by the company's own last 12 months: leads, win rate, won value and average job value, each with a 0-100 score. No public figures by suburb are held (said so); with no leads by suburb none are named. " +
       CITED,
     input: HotspotsInput,
     output: HotspotsResponse,
@@ -51,8 +50,7 @@ export const formationSimulationOperations: AnyOperation[] = [
     name: 'formation.location_score',
     title: 'Score a location',
     description:
-      "Score a suburb from 0 to 100 for the business, factor by factor with each weight, input and points: demand (its leads against the company's busiest suburb), win rate, value of won work, and travel time (from travel_minutes, else half points, marked assumed). " +
-      'Uses the company\'s own leads and jobs of the last 12 months; no dated public figures by suburb are held, and the result says so. With no leads by suburb the score is null, with the reason. ' +
+      "Score a suburb 0-100, factor by factor (weight, input, points): demand, win rate and won value from the company's own leads and jobs (12 months), and travel_minutes (else half points, assumed). Null with the reason when there is no data. " +
       CITED,
     input: LocationInput,
     output: LocationResponse,

@@ -19,20 +19,20 @@ const InputsUsed = Type.Array(Type.Object({
 export const SimulateInput = Type.Object({
   trade: Type.Optional(Trade()),
   state: Type.Optional(AuState()),
-  structure: Type.Optional(StringEnum(BUSINESS_STRUCTURES, { description: 'Business structure; the tax line is computed for a company only (individual rates are not in the facts)' })),
-  hourly_rate: Type.Optional(Dollars('ex', { minimum: 0, maximum: 100_000, description: 'Charge-out rate per hour, e.g. 110; without it, the low end of the indicative rate for the trade where one is sourced' })),
-  billable_hours_per_week: Type.Optional(Type.Number({ minimum: 0, maximum: 80, description: 'Billable hours per week per tradesperson (owner and each employee)' })),
+  structure: Type.Optional(StringEnum(BUSINESS_STRUCTURES, { description: 'Business structure (tax computed for a company only)' })),
+  hourly_rate: Type.Optional(Dollars('ex', { minimum: 0, maximum: 100_000, description: 'Charge-out rate per hour (default: sourced indicative rate for the trade, if any)' })),
+  billable_hours_per_week: Type.Optional(Type.Number({ minimum: 0, maximum: 80, description: 'Billable hours per week per tradesperson' })),
   materials_markup_percent: Type.Optional(Type.Number({ minimum: 0, maximum: 500, description: 'Markup on materials in percent' })),
-  monthly_materials_cost: Type.Optional(Dollars('ex', { minimum: 0, maximum: 100_000_000, description: 'Materials bought for jobs each month at full workload, resold with the markup' })),
+  monthly_materials_cost: Type.Optional(Dollars('ex', { minimum: 0, maximum: 100_000_000, description: 'Materials bought per month at full workload' })),
   employees: Type.Optional(Type.Integer({ minimum: 0, maximum: 500, description: 'Employed tradespeople besides the owner' })),
-  employee_hourly_wage: Type.Optional(Dollars('none', { minimum: 0, maximum: 10_000, description: 'Hourly wage of each employed tradesperson (hiring.cost_calculator gives the award minimum)' })),
+  employee_hourly_wage: Type.Optional(Dollars('none', { minimum: 0, maximum: 10_000, description: 'Hourly wage per employee' })),
   apprentices: Type.Optional(Type.Integer({ minimum: 0, maximum: 100, description: 'Apprentices (paid, not billed)' })),
-  apprentice_hourly_wage: Type.Optional(Dollars('none', { minimum: 0, maximum: 10_000, description: 'Hourly wage of each apprentice' })),
-  startup_costs: Type.Optional(Dollars('ex', { minimum: 0, maximum: 1_000_000_000, description: 'One-off startup costs (vehicle, tools, licences), spent in month 1' })),
-  monthly_overheads: Type.Optional(Dollars('ex', { minimum: 0, maximum: 100_000_000, description: 'Fixed monthly costs (vehicle, phone, software; insurance too unless given separately)' })),
-  monthly_insurance: Type.Optional(Dollars('ex', { minimum: 0, maximum: 10_000_000, description: 'Monthly insurance premiums (public liability, tools, vehicle)' })),
-  ramp_up_months: Type.Optional(Type.Integer({ minimum: 0, maximum: 24, default: 0, description: 'Months to reach full workload: month m works m/(ramp_up_months+1) of the hours until full' })),
-  weeks_off_per_year: Type.Optional(Type.Number({ minimum: 0, maximum: 52, default: 0, description: 'Weeks a year not billed (leave, public holidays, quiet weeks)' })),
+  apprentice_hourly_wage: Type.Optional(Dollars('none', { minimum: 0, maximum: 10_000, description: 'Hourly wage per apprentice' })),
+  startup_costs: Type.Optional(Dollars('ex', { minimum: 0, maximum: 1_000_000_000, description: 'One-off startup costs (vehicle, tools, licences)' })),
+  monthly_overheads: Type.Optional(Dollars('ex', { minimum: 0, maximum: 100_000_000, description: 'Fixed monthly costs (vehicle, phone, software)' })),
+  monthly_insurance: Type.Optional(Dollars('ex', { minimum: 0, maximum: 10_000_000, description: 'Monthly insurance premiums' })),
+  ramp_up_months: Type.Optional(Type.Integer({ minimum: 0, maximum: 24, default: 0, description: 'Months to reach full workload' })),
+  weeks_off_per_year: Type.Optional(Type.Number({ minimum: 0, maximum: 52, default: 0, description: 'Weeks a year not billed' })),
   months: Type.Optional(Type.Integer({ minimum: 1, maximum: 60, default: 12, description: 'Months to simulate' })),
 }, closed)
 
@@ -92,7 +92,7 @@ const Factor = Type.Object({
   weight: Type.Integer({ description: 'Most points this factor can give' }),
   input: Type.String({ description: 'The input and its value' }),
   basis: StringEnum(['supplied', 'company_data', 'assumed', 'no_data'] as const, { description: 'Where the input came from' }),
-  points: Type.Number({ description: 'Points given, 0 to weight' }),
+  points: Type.Integer({ description: 'Points given, 0 to weight (rounded; they sum to the score)' }),
   explanation: Type.String(),
 })
 
@@ -110,7 +110,7 @@ export const LocationInput = Type.Object({
   postcode: Type.Optional(Postcode),
   state: Type.Optional(AuState()),
   trade: Type.Optional(Trade()),
-  travel_minutes: Type.Optional(Type.Number({ minimum: 0, maximum: 600, description: 'One-way travel time from your base, in minutes' })),
+  travel_minutes: Type.Optional(Type.Number({ minimum: 0, maximum: 600, description: 'One-way travel time from base' })),
 }, closed)
 
 export const LocationResponse = Type.Object({
