@@ -4,6 +4,8 @@ import type { AnyOperation } from '../../core/operation.js'
 import { defineOperation } from '../../core/operation.js'
 import { READ } from '../../core/annotations.js'
 import { steps } from '../../core/next-steps.js'
+import { formatWholeDollars } from './setup-items.js'
+import { factValue } from '../../facts/facts.js'
 import { formationChecklist } from './checklist.js'
 import { guidedSetup } from './guided-setup.js'
 import { recommendTrade } from './recommend-trade.js'
@@ -13,6 +15,11 @@ import {
 } from './setup-schema.js'
 
 const access = { permission: 'read' } as const
+// Figures in the descriptions come from the facts too, so a new figure changes them with the data.
+const GST_THRESHOLD = formatWholeDollars(factValue('gst.registration_threshold'))
+const GST_DAYS = factValue('gst.registration_days')
+const NSW_LICENCE = formatWholeDollars(factValue('licence.nsw.contractor_threshold'))
+const RECORD_YEARS = factValue('setup.record_keeping_years')
 const SOURCED = 'Each figure comes from a cited fact with its source and as-of date (facts), and says when it is unconfirmed, past its date or not yet in force; general information, not advice. Free.'
 
 export const formationSetupOperations: AnyOperation[] = [
@@ -21,7 +28,7 @@ export const formationSetupOperations: AnyOperation[] = [
     domain: 'formation',
     title: 'Guided business setup',
     description:
-      'Step-by-step plan to set up a trade business in an Australian state, from the answers given and the company\'s profile: structure, ABN, business name (ASIC), the state\'s trade licence and home-warranty insurance, GST (register within 21 days of reaching $75,000 turnover), BAS, PAYG withholding before first wages, and record keeping. ' +
+      `Step-by-step plan to set up a trade business in an Australian state, from the answers given and the company's profile: structure, ABN, business name (ASIC), the state's trade licence and home-warranty insurance, GST (register within ${GST_DAYS} days of reaching ${GST_THRESHOLD} turnover), BAS, PAYG withholding before first wages, and record keeping. ` +
       `Each step is done (e.g. ABN recorded in the profile), next, to do or optional. Nothing is registered. ${SOURCED}`,
     input: GuidedSetupInput,
     output: GuidedSetupResponse,
@@ -59,8 +66,7 @@ export const formationSetupOperations: AnyOperation[] = [
     domain: 'formation',
     title: 'Licences and registrations required',
     description:
-      'Licences, registrations and insurance a trade needs in a state: ABN, business name, GST at $75,000 turnover, the regulator and licence thresholds (e.g. a NSW contractor licence for all electrical wiring and residential building work over $5,000, QBCC, Energy Safe Victoria), home-warranty insurance thresholds, ARCtick licences for refrigeration and air conditioning, and the White Card (CPCWHS1001). ' +
-      SOURCED,
+      `Licences, registrations and insurance a trade needs in a state: ABN, business name, GST at ${GST_THRESHOLD} turnover, the regulator and licence thresholds (e.g. a NSW contractor licence for all electrical wiring and residential building work over ${NSW_LICENCE}, QBCC, Energy Safe Victoria), home-warranty insurance thresholds, ARCtick licences for refrigeration and air conditioning, and the White Card (CPCWHS1001). ${SOURCED}`,
     input: RequirementsInput,
     output: RequirementsResponse,
     access,
@@ -78,8 +84,7 @@ export const formationSetupOperations: AnyOperation[] = [
     domain: 'formation',
     title: 'Setup checklist',
     description:
-      'Checklist of every task to set up and run a trade business legally, grouped by registration, tax, licensing, insurance, employment and operations, each with when it is due (e.g. BAS quarterly on 28 Oct, 28 Feb, 28 Apr and 28 Jul; keep records 5 years) and whether the company\'s data shows it done (ABN in the profile). ' +
-      SOURCED,
+      `Checklist of every task to set up and run a trade business legally, grouped by registration, tax, licensing, insurance, employment and operations, each with when it is due (e.g. the quarterly BAS due dates; keep records ${RECORD_YEARS} years) and whether the company's data shows it done (ABN in the profile). ${SOURCED}`,
     input: ChecklistInput,
     output: ChecklistResponse,
     access,

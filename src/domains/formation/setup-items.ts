@@ -67,3 +67,8 @@ export function setupItems(ctx: SetupContext): SetupItem[] {
   items.push(item('record_keeping', 'operations', 'Keep business records', ['setup.record_keeping_years'], 'From the first transaction'))
   return items
 }
+
+/** Whole-dollar thresholds as the owner reads them: $75,000 (cents in the facts). */
+export function formatWholeDollars(cents: number): string {
+  return `$${(cents / 100).toLocaleString('en-AU', { maximumFractionDigits: 0 })}`
+}
