@@ -1,8 +1,9 @@
 import { defineDomain } from '../../core/domain.js'
 import { formationPlannedTools } from './operations.js'
+import { formationSetupOperations } from './operations-setup.js'
 
 export const formationDomain = defineDomain({
   name: 'formation',
   description: 'Starting a trade business: setup guides, requirements, funding and location scores.',
-  operations: [...formationPlannedTools],
+  operations: [...formationSetupOperations, ...formationPlannedTools],
 })
