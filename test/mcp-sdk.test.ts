@@ -95,10 +95,13 @@ for (const transport of ['streamable HTTP', 'SSE'] as const) {
       const res = await client.callTool({ name: 'leads.update', arguments: { lead_id: '00000000-0000-4000-8000-000000000000', name: 'x' } })
       expect(res.isError).toBe(true)
       expect(structured(res)).toMatchObject({ error: 'not_found' })
-      // A tool whose domain is not built yet (the business-advisory tools).
-      const planned = await client.callTool({ name: 'hiring.capacity_analysis', arguments: {} })
-      expect(planned.isError).toBe(true)
-      expect(structured(planned)).toMatchObject({ error: 'not_implemented', capability: 'Business advisory' })
+      // A tool whose domain is not built yet, while any is left (the business-advisory tools land one by one).
+      const stillPlanned = createRegistry().operations.find((op) => op.planned && op.mcp !== false && !(op.input as { required?: string[] }).required?.length)
+      if (stillPlanned) {
+        const planned = await client.callTool({ name: stillPlanned.name, arguments: {} })
+        expect(planned.isError).toBe(true)
+        expect(structured(planned)).toMatchObject({ error: 'not_implemented', capability: stillPlanned.planned!.capability })
+      }
       const invalid = await client.callTool({ name: 'leads.create', arguments: { phone: '0412345678' } })
       expect(structured(invalid)).toMatchObject({ error: 'validation_error', messages: ['name: is required'] })
     })

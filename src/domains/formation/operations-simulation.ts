@@ -10,7 +10,7 @@ import { simulateBusiness } from './simulate-business.js'
 import { HotspotsInput, HotspotsResponse, LocationInput, LocationResponse, SimulateInput, SimulateResponse } from './simulation-schema.js'
 
 const common = { domain: 'formation', access: { permission: 'read' }, cost: 'free', annotations: READ, capability: 'Business advisory' } as const
-const CITED = 'Facts cited with source and date; general information. Free.'
+const CITED = 'Facts cited; general information. Free.'
 
 export const formationSimulationOperations: AnyOperation[] = [
   defineOperation({
@@ -18,8 +18,7 @@ export const formationSimulationOperations: AnyOperation[] = [
     name: 'formation.simulate_business',
     title: 'Simulate business finances',
     description:
-      'Month-by-month revenue, costs, 12% super on wages, profit, cash, break-even month and the month GST turnover reaches the $75,000 threshold, from rate, hours, wages, materials, overheads and insurance. ' +
-      'Company tax by turnover; for other structures no tax line (individual rates not held). No unsourced figure is guessed. ' +
+      'Month by month: revenue, costs, super, profit, cash, break-even month and GST registration month, from rate, hours, wages, materials, overheads and insurance. Company tax only (individual rates not held). ' +
       CITED,
     input: SimulateInput,
     output: SimulateResponse,
@@ -35,7 +34,7 @@ export const formationSimulationOperations: AnyOperation[] = [
     name: 'formation.demand_hotspots',
     title: 'Demand hotspots',
     description:
-      "Suburbs ranked by the company's own last 12 months: leads, win rate, won value and average job value, each with a 0-100 score. No public figures by suburb are held (said so); with no leads by suburb none are named. " +
+      "Suburbs ranked by the company's own leads, win rate and won value (12 months), scored 0-100. No public figures by suburb are held. " +
       CITED,
     input: HotspotsInput,
     output: HotspotsResponse,
@@ -50,7 +49,7 @@ export const formationSimulationOperations: AnyOperation[] = [
     name: 'formation.location_score',
     title: 'Score a location',
     description:
-      "Score a suburb 0-100, factor by factor (weight, input, points): demand, win rate and won value from the company's own leads and jobs (12 months), and travel_minutes (else half points, assumed). Null with the reason when there is no data. " +
+      "Score a suburb 0-100, factor by factor: demand, win rate and won value from the company's leads and jobs (12 months), and travel. " +
       CITED,
     input: LocationInput,
     output: LocationResponse,

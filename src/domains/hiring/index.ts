@@ -1,8 +1,8 @@
 import { defineDomain } from '../../core/domain.js'
-import { hiringPlannedTools } from './operations.js'
+import { hiringOperations } from './operations.js'
 
 export const hiringDomain = defineDomain({
   name: 'hiring',
   description: 'Capacity, readiness and cost of hiring staff and apprentices.',
-  operations: [...hiringPlannedTools],
+  operations: [...hiringOperations],
 })

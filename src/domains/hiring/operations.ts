@@ -1,113 +1,90 @@
-import Type from 'typebox'
 import type { AnyOperation } from '../../core/operation.js'
-import { plannedTool, READ } from '../../core/planned.js'
-import { Dollars, StringEnum } from '../../core/schema-helpers.js'
-import { AuState, closed, Trade } from '../shared-schema.js'
+import { defineOperation } from '../../core/operation.js'
+import { READ } from '../../core/annotations.js'
+import { afterApprentice, afterCapacity, afterCompliance, afterCost, afterReadiness } from './next-steps.js'
+import {
+  ApprenticeInput, ApprenticeResponse, CapacityInput, CapacityResponse, ComplianceInput, ComplianceResponse, CostInput, CostResponse, ReadinessInput, ReadinessResponse,
+} from './schema.js'
+import { hiringService } from './service.js'
 
-const capability = 'Business advisory'
 const access = { permission: 'read' } as const
-const Role = StringEnum(['apprentice', 'tradesperson', 'labourer', 'office_admin'] as const, { description: 'Role to hire' })
-const EmploymentType = StringEnum(['full_time', 'part_time', 'casual'] as const, { default: 'full_time', description: 'Employment type' })
-const Award = StringEnum(['MA000020', 'MA000025', 'MA000036'] as const, {
-  description: 'Modern award: MA000020 Building and Construction General On-site, MA000025 Electrical Contracting, MA000036 Plumbing and Fire Sprinklers; inferred from the trade when omitted',
-})
+const CITED = 'Every figure comes from a dated fact in the project\'s facts folder, cited with its source and whether it applies on the company\'s date; general information, not advice.'
 
-export const hiringPlannedTools: AnyOperation[] = [
-  plannedTool({
+export const hiringOperations: AnyOperation[] = [
+  defineOperation({
     name: 'hiring.capacity_analysis',
+    domain: 'hiring',
     title: 'Team capacity analysis',
     description:
-      "Score from 0 to 100 how fully the team's capacity is used, from scheduled and completed jobs, backlog and leads turned away, and say whether and when another person is needed.",
-    input: Type.Object(
-      {
-        weeks: Type.Optional(Type.Integer({ minimum: 1, maximum: 52, default: 12, description: 'Weeks of history to analyse' })),
-        team_size: Type.Optional(Type.Integer({ minimum: 1, description: 'People doing billable work, including the owner, if not recorded' })),
-        hours_per_person_per_week: Type.Optional(Type.Number({ minimum: 1, maximum: 80, default: 38, description: 'Available working hours per person per week' })),
-      },
-      closed,
-    ),
+      "Score from 0 to 100 how fully the team's capacity is used, from the company's own jobs (booked hours), scheduled work ahead, open leads, quote win rate and leads turned away, factor by factor with each weight and input, and say whether another person is needed. " +
+      'Jobs record no hours: pass hours_per_job, else one working day per job is assumed (the result says which inputs were assumed). ' + CITED,
+    input: CapacityInput,
+    output: CapacityResponse,
     access,
     cost: 'read',
     annotations: READ,
-    capability,
+    rest: { method: 'POST', path: '/hiring/capacity-analysis' },
+    run: (ctx, input) => hiringService.capacity(ctx.deps, ctx.principal!, input),
+    nextSteps: (out) => afterCapacity(out),
   }),
-  plannedTool({
+  defineOperation({
     name: 'hiring.readiness_score',
+    domain: 'hiring',
     title: 'Hiring readiness score',
     description:
-      'Score how ready the business is to employ its first or next person: steady pipeline, cash reserves to cover wages and on-costs, and employer registrations (PAYG withholding, Single Touch Payroll, super, workers compensation), with the gaps to close.',
-    input: Type.Object(
-      {
-        role: Type.Optional(Role),
-        state: Type.Optional(AuState()),
-        cash_reserves: Type.Optional(Dollars('none', { minimum: 0, description: 'Cash available' })),
-      },
-      closed,
-    ),
+      'Score from 0 to 100 how ready the business is to employ its first or next person: workload (the capacity analysis of its jobs, leads and quotes), cash reserves against a quarter of the role\'s full cost, work in sight, and employer registrations (PAYG withholding, Single Touch Payroll, super, workers\' compensation), factor by factor, with the gaps to close. ' + CITED,
+    input: ReadinessInput,
+    output: ReadinessResponse,
     access,
     cost: 'read',
     annotations: READ,
-    capability,
+    rest: { method: 'POST', path: '/hiring/readiness-score' },
+    run: (ctx, input) => hiringService.readiness(ctx.deps, ctx.principal!, input),
+    nextSteps: (out) => afterReadiness(out),
   }),
-  plannedTool({
+  defineOperation({
     name: 'hiring.cost_calculator',
+    domain: 'hiring',
     title: 'Employee cost calculator',
     description:
-      'Full cost of an employee per year and per hour: wage (given rate, or the award minimum; National Minimum Wage $24.95/hr from 1 Jul 2025), apprentice wage percentage by year, super guarantee 12%, workers compensation, payroll tax where the state threshold is exceeded, leave and other on-costs, less any hiring incentives. Estimates with sources and as-of dates.',
-    input: Type.Object(
-      {
-        role: Type.Optional(Role),
-        employment_type: Type.Optional(EmploymentType),
-        award: Type.Optional(Award),
-        trade: Type.Optional(Trade()),
-        hourly_rate: Type.Optional(Dollars('none', { minimum: 0, description: 'Agreed hourly wage; the award minimum is used when omitted' })),
-        hours_per_week: Type.Optional(Type.Number({ minimum: 1, maximum: 60, default: 38, description: 'Ordinary hours per week' })),
-        apprentice_year: Type.Optional(Type.Integer({ minimum: 1, maximum: 4, description: 'Apprenticeship year (for apprentices)' })),
-        state: Type.Optional(AuState('State or territory, for payroll tax and workers compensation')),
-        existing_annual_payroll: Type.Optional(Dollars('none', { minimum: 0, description: 'Current yearly wages, to check the payroll tax threshold' })),
-      },
-      closed,
-    ),
+      'Full cost of an employee per hour, week and year: the wage (your rate, or the National Minimum Wage as a labelled floor, since award rates are not held; apprentice percentage by year), the super guarantee, annual leave loading, workers\' compensation by state where sourced, and payroll tax over the state threshold. A cost with no sourced figure is shown as left out, not guessed. ' + CITED,
+    input: CostInput,
+    output: CostResponse,
     access,
     cost: 'read',
     annotations: READ,
-    capability,
+    rest: { method: 'POST', path: '/hiring/cost-calculator' },
+    run: (ctx, input) => hiringService.cost(ctx.deps, ctx.principal!, input),
+    nextSteps: (out) => afterCost(out),
   }),
-  plannedTool({
+  defineOperation({
     name: 'hiring.apprentice_workflow',
+    domain: 'hiring',
     title: 'Apprentice hiring steps',
     description:
-      'Step-by-step process to take on an apprentice in a state: choose the award and wage percentage, contact an Apprenticeship Support Network provider, sign and register the training contract, claim incentives (Key Apprenticeship Program, Priority Hiring Incentive) and payroll tax relief, and employer obligations.',
-    input: Type.Object(
-      {
-        trade: Type.Optional(Trade()),
-        state: Type.Optional(AuState()),
-        employment_type: Type.Optional(StringEnum(['full_time', 'part_time'] as const, { default: 'full_time', description: 'Full-time or part-time apprenticeship' })),
-        adult_apprentice: Type.Optional(Type.Boolean({ description: 'Whether the apprentice is an adult apprentice, which can change the wage rate' })),
-      },
-      closed,
-    ),
+      'Step-by-step process to take on an apprentice in a state: the award and its wage percentages by year (unconfirmed ones marked unconfirmed), an Apprenticeship Support Network provider, the training contract, employer set-up, the White Card, incentives (Key Apprenticeship Program, Priority Hiring Incentive) with their dates, and payroll tax relief, plus the employer\'s obligations. ' + CITED,
+    input: ApprenticeInput,
+    output: ApprenticeResponse,
     access,
     cost: 'read',
     annotations: READ,
-    capability,
+    rest: { method: 'POST', path: '/hiring/apprentice-workflow' },
+    run: (ctx, input) => hiringService.apprentice(ctx.deps, ctx.principal!, input),
+    nextSteps: () => afterApprentice(),
   }),
-  plannedTool({
+  defineOperation({
     name: 'hiring.compliance_checklist',
+    domain: 'hiring',
     title: 'Employer compliance checklist',
     description:
-      'Checklist of employer obligations: register for PAYG withholding before the first pay, Single Touch Payroll, super guarantee 12% (Payday Super from 1 Jul 2026: within 7 business days of payday), workers compensation, the Fair Work Information Statement, the right award, payroll tax and record keeping.',
-    input: Type.Object(
-      {
-        state: Type.Optional(AuState()),
-        employment_type: Type.Optional(EmploymentType),
-        first_employee: Type.Optional(Type.Boolean({ default: true, description: 'Whether this is the first employee (include one-off registrations)' })),
-      },
-      closed,
-    ),
+      'Checklist of employer obligations for a new employee: PAYG withholding before the first pay, Single Touch Payroll, the Fair Work Information Statement, the TFN declaration, super choice, the super guarantee and Payday Super (marked as applying from a future date until it starts), workers\' compensation, WHS induction (White Card) and the state payroll tax threshold. ' + CITED,
+    input: ComplianceInput,
+    output: ComplianceResponse,
     access,
     cost: 'read',
     annotations: READ,
-    capability,
+    rest: { method: 'POST', path: '/hiring/compliance-checklist' },
+    run: (ctx, input) => hiringService.compliance(ctx.deps, ctx.principal!, input),
+    nextSteps: () => afterCompliance(),
   }),
 ]

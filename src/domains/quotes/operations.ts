@@ -67,9 +67,9 @@ export const quoteOperations = [
     domain: 'quotes',
     title: 'Suggest quote pricing',
     description:
-      "Suggest line items and AUD prices (ex GST) for a job, from a lead or a job description, using only the company's own data: its past accepted quotes for the same kind of job (each line cites them: how many, their ids, median and range of the prices charged), its price book and its labour rate (a service charged by the hour). " +
-      'Adjustments for urgency, complexity and location are each shown with the reason, applied only where the company has a charge or enough past prices for them; market context is the sourced, dated ranges the catalogue holds; each line has a confidence with its evidence, and a figure that is missing says so. ' +
-      "The configured language model may only choose and word lines among the computed ones (produced_by says which answered; a model call counts toward the plan's monthly LLM limit). Suggestions only: nothing is saved; pass quote_input to quotes.create.",
+      "Suggest line items and AUD prices (ex GST) for a job from the company's own data: past accepted quotes for the same kind of job (cited: count, ids, median and range), its price book and its hourly labour rate. " +
+      'Urgency, complexity and location adjustments are shown with their reason and applied only where the company has a charge or enough past prices; market context is sourced, dated ranges; each line has a confidence with its evidence. ' +
+      "A configured language model may only choose and word the computed lines (produced_by; counts toward the monthly LLM limit). Nothing is saved: pass quote_input to quotes.create.",
     input: PriceSuggestionInput,
     output: PriceSuggestionResponse,
     access: { scope: 'quotes', permission: 'read' },
