@@ -1,8 +1,9 @@
 import { defineDomain } from '../../core/domain.js'
+import { formationFundingOperation } from './funding.js'
 import { formationPlannedTools } from './operations.js'
 
 export const formationDomain = defineDomain({
   name: 'formation',
   description: 'Starting a trade business: setup guides, requirements, funding and location scores.',
-  operations: [...formationPlannedTools],
+  operations: [...formationPlannedTools, formationFundingOperation],
 })
