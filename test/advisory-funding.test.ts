@@ -16,7 +16,8 @@ import { connectHttp } from './helpers/mcp.js'
 import { tool, toolError } from './helpers/tools.js'
 
 const DAY = 86_400_000
-const NOW = new Date()
+// A fixed day, so what is open or closed does not drift with the calendar (KAP runs to 2026-12-31).
+const NOW = new Date('2026-11-26T01:00:00Z')
 const ago = (days: number) => new Date(NOW.getTime() - days * DAY)
 const isoDay = (d: Date) => d.toISOString().slice(0, 10)
 
