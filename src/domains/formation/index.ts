@@ -1,9 +1,10 @@
 import { defineDomain } from '../../core/domain.js'
+import { formationFundingOperation } from './funding.js'
 import { formationPlannedTools } from './operations.js'
 import { formationSetupOperations } from './operations-setup.js'
 
 export const formationDomain = defineDomain({
   name: 'formation',
   description: 'Starting a trade business: setup guides, requirements, funding and location scores.',
-  operations: [...formationSetupOperations, ...formationPlannedTools],
+  operations: [...formationSetupOperations, formationFundingOperation, ...formationPlannedTools],
 })
