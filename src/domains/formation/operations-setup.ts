@@ -20,7 +20,7 @@ const GST_THRESHOLD = formatWholeDollars(factValue('gst.registration_threshold')
 const GST_DAYS = factValue('gst.registration_days')
 const NSW_LICENCE = formatWholeDollars(factValue('licence.nsw.contractor_threshold'))
 const RECORD_YEARS = factValue('setup.record_keeping_years')
-const SOURCED = 'Each figure comes from a cited fact with its source and as-of date (facts), and says when it is unconfirmed, past its date or not yet in force; general information, not advice. Free.'
+const SOURCED = 'Figures cite dated facts (source, as-of; unconfirmed, past or future ones say so); general information, not advice. Free.'
 
 export const formationSetupOperations: AnyOperation[] = [
   defineOperation({

@@ -10,7 +10,7 @@ import { simulateBusiness } from './simulate-business.js'
 import { HotspotsInput, HotspotsResponse, LocationInput, LocationResponse, SimulateInput, SimulateResponse } from './simulation-schema.js'
 
 const common = { domain: 'formation', access: { permission: 'read' }, cost: 'free', annotations: READ, capability: 'Business advisory' } as const
-const CITED = 'Facts cited; general information. Free.'
+const CITED = 'Facts cited. Free.'
 
 export const formationSimulationOperations: AnyOperation[] = [
   defineOperation({
@@ -18,7 +18,7 @@ export const formationSimulationOperations: AnyOperation[] = [
     name: 'formation.simulate_business',
     title: 'Simulate business finances',
     description:
-      'Month by month: revenue, costs, super, profit, cash, break-even month and GST registration month, from rate, hours, wages, materials, overheads and insurance. Company tax only (individual rates not held). ' +
+      'Monthly revenue, costs, super, profit, cash, break-even and GST registration month from rate, hours and costs; company tax only (individual rates not held). ' +
       CITED,
     input: SimulateInput,
     output: SimulateResponse,
@@ -34,7 +34,7 @@ export const formationSimulationOperations: AnyOperation[] = [
     name: 'formation.demand_hotspots',
     title: 'Demand hotspots',
     description:
-      "Suburbs ranked by the company's own leads, win rate and won value (12 months), scored 0-100. No public figures by suburb are held. " +
+      "Suburbs ranked 0-100 by the company's own leads, win rate and won value (12 months); no public figures held. " +
       CITED,
     input: HotspotsInput,
     output: HotspotsResponse,
@@ -49,7 +49,7 @@ export const formationSimulationOperations: AnyOperation[] = [
     name: 'formation.location_score',
     title: 'Score a location',
     description:
-      "Score a suburb 0-100, factor by factor: demand, win rate and won value from the company's leads and jobs (12 months), and travel. " +
+      "Score a suburb 0-100 by factor: the company's leads, win rate and won value there (12 months), and travel. " +
       CITED,
     input: LocationInput,
     output: LocationResponse,

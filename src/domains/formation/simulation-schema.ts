@@ -23,14 +23,14 @@ export const SimulateInput = Type.Object({
   hourly_rate: Type.Optional(Dollars('ex', { minimum: 0, maximum: 10_000, description: 'Charge-out rate per hour' })),
   billable_hours_per_week: Type.Optional(Type.Number({ minimum: 0, maximum: 80, description: 'Per tradesperson' })),
   materials_markup_percent: Type.Optional(Type.Number({ minimum: 0, maximum: 500, description: 'On materials' })),
-  monthly_materials_cost: Type.Optional(Dollars('ex', { minimum: 0, maximum: 10_000_000, description: 'Materials per month' })),
+  monthly_materials_cost: Type.Optional(Dollars('ex', { minimum: 0, maximum: 10_000_000 })),
   employees: Type.Optional(Type.Integer({ minimum: 0, maximum: 500, description: 'Besides the owner' })),
-  employee_hourly_wage: Type.Optional(Dollars('none', { minimum: 0, maximum: 10_000, description: 'Per employee' })),
+  employee_hourly_wage: Type.Optional(Dollars('none', { minimum: 0, maximum: 10_000 })),
   apprentices: Type.Optional(Type.Integer({ minimum: 0, maximum: 100, description: 'Paid, not billed' })),
-  apprentice_hourly_wage: Type.Optional(Dollars('none', { minimum: 0, maximum: 10_000, description: 'Per apprentice' })),
-  startup_costs: Type.Optional(Dollars('ex', { minimum: 0, maximum: 10_000_000, description: 'One-off startup costs' })),
-  monthly_overheads: Type.Optional(Dollars('ex', { minimum: 0, maximum: 10_000_000, description: 'Fixed monthly costs' })),
-  monthly_insurance: Type.Optional(Dollars('ex', { minimum: 0, maximum: 10_000_000, description: 'Insurance per month' })),
+  apprentice_hourly_wage: Type.Optional(Dollars('none', { minimum: 0, maximum: 10_000 })),
+  startup_costs: Type.Optional(Dollars('ex', { minimum: 0, maximum: 10_000_000 })),
+  monthly_overheads: Type.Optional(Dollars('ex', { minimum: 0, maximum: 10_000_000 })),
+  monthly_insurance: Type.Optional(Dollars('ex', { minimum: 0, maximum: 10_000_000 })),
   ramp_up_months: Type.Optional(Type.Integer({ minimum: 0, maximum: 24, description: 'To full workload' })),
   weeks_off_per_year: Type.Optional(Type.Number({ minimum: 0, maximum: 52, description: 'Not billed' })),
   months: Type.Optional(Type.Integer({ minimum: 1, maximum: 60, default: 12 })),
@@ -109,8 +109,8 @@ export const LocationInput = Type.Object({
   suburb: Type.Optional(Type.String({ minLength: 1, description: 'Suburb or town' })),
   postcode: Type.Optional(Postcode),
   state: Type.Optional(AuState()),
-  trade: Type.Optional(Trade()),
-  travel_minutes: Type.Optional(Type.Number({ minimum: 0, maximum: 600, description: 'One-way travel time from base' })),
+  trade: Type.Optional(Trade('Trade, e.g. plumbing')),
+  travel_minutes: Type.Optional(Type.Number({ minimum: 0, maximum: 600, description: 'One way, from base' })),
 }, closed)
 
 export const LocationResponse = Type.Object({
@@ -125,8 +125,8 @@ export const LocationResponse = Type.Object({
 })
 
 export const HotspotsInput = Type.Object({
-  trade: Type.Optional(Trade()),
-  state: Type.Optional(AuState('Only areas in this state or territory')),
+  trade: Type.Optional(Trade('Trade, e.g. plumbing')),
+  state: Type.Optional(AuState()),
   near_postcode: Type.Optional(Postcode),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 10, description: 'How many areas to return' })),
 }, closed)

@@ -1,8 +1,8 @@
 import { defineDomain } from '../../core/domain.js'
-import { fundingPlannedTools } from './operations.js'
+import { fundingOperations } from './operations.js'
 
 export const fundingDomain = defineDomain({
   name: 'funding',
   description: 'Grants and funding programs a business may be eligible for.',
-  operations: [...fundingPlannedTools],
+  operations: [...fundingOperations],
 })

@@ -1,44 +1,39 @@
-import Type from 'typebox'
 import type { AnyOperation } from '../../core/operation.js'
-import { plannedTool, READ } from '../../core/planned.js'
-import { Dollars, StringEnum } from '../../core/schema-helpers.js'
-import { AuState, closed, Id, Trade } from '../shared-schema.js'
+import { defineOperation } from '../../core/operation.js'
+import { READ } from '../../core/annotations.js'
+import { afterDetails, afterScan } from './next-steps.js'
+import { eligibilityScan, programDetails } from './scan.js'
+import { DetailsInput, DetailsResponse, ScanInput, ScanResponse } from './schema.js'
 
-const capability = 'Business advisory'
+const SOURCES = 'Each program comes from the project\'s facts folder with its source and as-of date, and is open or closed on your own date.'
 
-export const fundingPlannedTools: AnyOperation[] = [
-  plannedTool({
+export const fundingOperations: AnyOperation[] = [
+  defineOperation({
     name: 'funding.eligibility_scan',
+    domain: 'funding',
     title: 'Funding eligibility scan',
     description:
-      "Scan government grants, incentives and loans the business may be eligible for, from its records and the answers given. Each match shows the estimated amount, why it fits, criteria not yet met, whether it is open, and its source and as-of date. Details with funding.program_details.",
-    input: Type.Object(
-      {
-        state: Type.Optional(AuState()),
-        trade: Type.Optional(Trade()),
-        annual_turnover: Type.Optional(Dollars('none', { minimum: 0, description: 'Annual turnover' })),
-        employees: Type.Optional(Type.Integer({ minimum: 0, description: 'Number of employees' })),
-        hiring_apprentice: Type.Optional(Type.Boolean({ description: 'Whether the business plans to take on an apprentice' })),
-        exports: Type.Optional(Type.Boolean({ description: 'Whether the business sells or plans to sell overseas' })),
-        categories: Type.Optional(
-          Type.Array(StringEnum(['apprenticeship', 'small-business', 'export', 'digital', 'training'] as const), { uniqueItems: true, description: 'Only these program categories' }),
-        ),
-      },
-      closed,
-    ),
+      'Scan government grants, incentives and loans (apprenticeship incentives, payroll-tax relief, export and digital programs) the business may be eligible for, from the answers given and, where not given, its records (state, trade, 12 months of payments as turnover). ' +
+      `Each program shows the criterion it meets, misses or cannot judge, a verdict (likely, possible, not_eligible), its amounts and whether it is open. ${SOURCES} Details with funding.program_details. General information, not advice.`,
+    input: ScanInput,
+    output: ScanResponse,
     access: { permission: 'read' },
     cost: 'read',
     annotations: READ,
-    capability,
+    run: (ctx, input) => eligibilityScan(ctx.deps, ctx.principal!, input),
+    nextSteps: afterScan,
   }),
-  plannedTool({
+  defineOperation({
     name: 'funding.program_details',
+    domain: 'funding',
     title: 'Funding program details',
-    description: 'Full details of one funding program: who pays whom, amounts and instalments, eligibility rules, dates, whether it is open, how to apply, and its source and as-of date.',
-    input: Type.Object({ program_id: Id('Program id from funding.eligibility_scan or formation.funding') }, closed),
+    description: `Full details of one funding program: who is paid, amounts, rules, dates, whether it is open on your date, and how to apply. ${SOURCES} General information, not advice.`,
+    input: DetailsInput,
+    output: DetailsResponse,
     access: { permission: 'read' },
     cost: 'read',
     annotations: READ,
-    capability,
+    run: (ctx, input) => programDetails(ctx.deps, ctx.principal!, input),
+    nextSteps: afterDetails,
   }),
 ]

@@ -8,7 +8,7 @@ import {
 import { hiringService } from './service.js'
 
 const access = { permission: 'read' } as const
-const CITED = 'Every figure comes from a dated fact in the project\'s facts folder, cited with its source and whether it applies on the company\'s date; general information, not advice.'
+const CITED = 'Figures cite dated facts (source, as-of, whether in force on the company\'s date); general information, not advice.'
 
 export const hiringOperations: AnyOperation[] = [
   defineOperation({

@@ -1,8 +1,8 @@
 import { defineDomain } from '../../core/domain.js'
-import { lifecyclePlannedTools } from './operations.js'
+import { lifecycleOperations } from './operations.js'
 
 export const lifecycleDomain = defineDomain({
   name: 'lifecycle',
   description: 'Where the business stands: formation, survival, capacity, funding, scaling.',
-  operations: [...lifecyclePlannedTools],
+  operations: [...lifecycleOperations],
 })

@@ -1,27 +1,24 @@
-import Type from 'typebox'
 import type { AnyOperation } from '../../core/operation.js'
-import { plannedTool, READ } from '../../core/planned.js'
-import { Dollars } from '../../core/schema-helpers.js'
-import { closed } from '../shared-schema.js'
+import { defineOperation } from '../../core/operation.js'
+import { READ } from '../../core/annotations.js'
+import { assessLifecycle } from './assess.js'
+import { afterAssess } from './next-steps.js'
+import { AssessInput, AssessResponse } from './schema.js'
 
-export const lifecyclePlannedTools: AnyOperation[] = [
-  plannedTool({
+export const lifecycleOperations: AnyOperation[] = [
+  defineOperation({
     name: 'lifecycle.assess',
+    domain: 'lifecycle',
     title: 'Assess business stage',
     description:
-      "Assess which lifecycle stage the business is in (formation, survival, capacity, funding or scaling) from its own records (leads, jobs, revenue, cash flow) and any answers given, with the priorities for that stage and the advisory tools to use next.",
-    input: Type.Object(
-      {
-        months_trading: Type.Optional(Type.Integer({ minimum: 0, maximum: 1200, description: 'Months since the business started trading' })),
-        employees: Type.Optional(Type.Integer({ minimum: 0, description: 'People employed besides the owner' })),
-        annual_revenue: Type.Optional(Dollars('none', { minimum: 0, description: 'Revenue over the last 12 months, if not all recorded here' })),
-        goals: Type.Optional(Type.String({ maxLength: 1000, description: "The owner's goals, e.g. \"hire an apprentice this year\"" })),
-      },
-      closed,
-    ),
+      "Assess which lifecycle stage the business is in (formation, survival, capacity, funding or scaling) from its own records (payments, job and recurring costs, overdue invoices, jobs, leads) and any answers given, with the evidence, each stage's rule, what moves it to the next stage and the priorities for this one. " +
+      'The stage rules are stated in the result. General information, not advice; read-only.',
+    input: AssessInput,
+    output: AssessResponse,
     access: { permission: 'read' },
     cost: 'read',
     annotations: READ,
-    capability: 'Business advisory',
+    run: (ctx, input) => assessLifecycle(ctx.deps, ctx.principal!, input),
+    nextSteps: afterAssess,
   }),
 ]

@@ -1,8 +1,8 @@
 import { defineDomain } from '../../core/domain.js'
-import { scalingPlannedTools } from './operations.js'
+import { scalingOperations } from './operations.js'
 
 export const scalingDomain = defineDomain({
   name: 'scaling',
   description: 'Readiness to scale the business.',
-  operations: [...scalingPlannedTools],
+  operations: [...scalingOperations],
 })
