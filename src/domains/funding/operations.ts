@@ -13,7 +13,7 @@ export const fundingOperations: AnyOperation[] = [
     domain: 'funding',
     title: 'Funding eligibility scan',
     description:
-      'Scan government grants, incentives and loans (apprenticeship incentives, payroll-tax relief, export and digital programs) the business may be eligible for, from the answers given and, where not given, its records (state, trade, 12 months of payments as turnover). ' +
+      'Scan government grants, incentives and loans the business may be eligible for, from the answers given and, where not given, its records (state, trade, 12 months of payments as turnover). ' +
       `Each program shows the criterion it meets, misses or cannot judge, a verdict (likely, possible, not_eligible), its amounts and whether it is open. ${SOURCES} Details with funding.program_details. General information, not advice.`,
     input: ScanInput,
     output: ScanResponse,

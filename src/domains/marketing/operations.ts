@@ -14,7 +14,7 @@ export const marketingOperations: AnyOperation[] = [
     domain: 'marketing',
     title: 'Marketing strategy',
     description:
-      "Marketing plan for the business from its trade, service area, budget and lead history: which channels to use (Google Business Profile, reviews, local search ads, marketplaces such as hipages, referrals), budget split, a 90-day plan and the reasoning. Uses the company's own lead sources and win rates (12 months); every figure says where it came from, and no market figure without a dated source is shown. " +
+      "Marketing plan for the business from its trade, service area, budget and lead history: which channels to use, budget split, a 90-day plan and the reasoning. Uses the company's own lead sources and win rates (12 months); every figure says where it came from, and no market figure without a dated source is shown. " +
       `${MODEL} Advice only; nothing is published.`,
     input: StrategyInput,
     output: StrategyResponse,
@@ -29,7 +29,7 @@ export const marketingOperations: AnyOperation[] = [
     domain: 'marketing',
     title: 'Generate marketing content',
     description:
-      'Write marketing copy for the business: social posts, Google Business Profile posts, email newsletters, SMS promotions, website copy, ad text, review requests and review replies. ' +
+      'Write marketing copy: social and Google Business Profile posts, emails, SMS, website and ad copy, review requests and replies. ' +
       'SMS and email drafts carry the sender and an opt-out (Spam Act); review requests ask every client whatever their experience and disclose any incentive (ACCC). ' +
       `${MODEL} Returns drafts only; nothing is published or sent.`,
     input: ContentInput,
