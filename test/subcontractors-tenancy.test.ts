@@ -56,8 +56,9 @@ beforeAll(async () => {
   const [offer] = await waitFor(
     async () => app.owner<{ id: string; token: string; dispatch_id: string }[]>`select o.id, o.token, o.dispatch_id from dispatch_offers o join dispatches d on d.id = o.dispatch_id where d.workflow_id = ${dispatch.workflow_id}`,
     (rows) => rows.length === 1, 20_000)
-  // The offer's SMS is the last thing the run does before it waits: after it, A's rows hold still.
-  await waitFor(async () => app.owner`select 1 from communications where job_id = ${job.id} and message_type = 'dispatch_offer'`, (rows) => rows.length >= 1, 20_000)
+  // The offer's messages (SMS, then email) are the last thing the run does before it waits: once both
+  // are recorded, A's rows hold still (waiting for the SMS alone let the email land mid-test).
+  await waitFor(async () => app.owner`select channel from communications where job_id = ${job.id} and message_type = 'dispatch_offer'`, (rows) => new Set(rows.map((r) => r.channel)).size >= 2, 20_000)
   Object.assign(A, { subs: [active.id, pending.id], jobId: job.id, leadId: lead.id, dispatchId: offer!.dispatch_id, offerId: offer!.id, offerToken: offer!.token })
   secretsOfA = [
     a.company_id, a.user_id, a.email, 'Wollstonecraft Leadlight', ...A.subs, A.jobId, A.leadId, A.dispatchId, A.offerId, A.offerToken,
