@@ -216,7 +216,7 @@ describe('scaling.readiness_score', () => {
     expect(r.gaps[0]).toMatch(/^win_rate/)
     const fresh = await tool(empty, 'scaling.readiness_score')
     expect(fresh.score).toBe(0)
-    expect(fresh.factors.every((f: any) => f.provenance === 'assumed')).toBe(true)
+    expect(fresh.factors.every((f: any) => f.origin === 'no_data')).toBe(true)
   })
 
   it('more revenue growth never lowers the score; nor does a higher win rate (property)', () => {

@@ -163,15 +163,15 @@ describe('formation setup tools', () => {
     expectAdvisory(r)
     const [best] = r.recommendations
     expect(best.kind).toBe('electrical')
-    expect(best.score).toBe(best.factors.reduce((s: number, f: any) => s + f.points, 0))
+    expect(best.score).toBe(best.factors.reduce((s: number, f: any) => s + f.score_points, 0))
     expect(best.score).toBe(90)
     for (const f of best.factors) {
-      expect(f.points).toBeLessThanOrEqual(f.weight)
+      expect(f.score_points).toBeLessThanOrEqual(f.weight)
       expect(f.explanation.length).toBeGreaterThan(10)
     }
     expect(best.licensing.join(' ')).toMatch(/all electrical wiring/)
     const plumbing = r.recommendations.find((x: any) => x.kind === 'plumbing')
-    expect(plumbing.factors.find((f: any) => f.name === 'preferences').points).toBe(0)
+    expect(plumbing.factors.find((f: any) => f.factor === 'preferences').score_points).toBe(0)
     expect(r.not_scored.join(' ')).toMatch(/\$15,000\.00 was not scored/)
 
     const fromProfile = await tool(client, 'formation.recommend_trade', {})
@@ -191,7 +191,7 @@ describe('trade fit score (property)', () => {
   })
   const score = (kind: (typeof TRADE_KINDS)[number], f: { skills: string[]; qualifications: string[]; preferences: string | null }) => {
     const input: TradeFitInput = { skills: { list: f.skills, origin: 'supplied' }, qualifications: f.qualifications, preferences: f.preferences }
-    return tradeFactors(kind, input).reduce((s, x) => s + x.points, 0)
+    return tradeFactors(kind, input).reduce((s, x) => s + x.score_points, 0)
   }
 
   it('adding a skill or a qualification never lowers any trade\'s score, and it stays within 0 to 100', () => {

@@ -193,19 +193,19 @@ describe('formation simulation and location tools', () => {
     expect(r.disclaimer).toBe(GENERAL_INFORMATION)
   })
 
-  it('location_score explains each factor with its weight, input, basis and points; no data gives a null score with the reason', async () => {
+  it('location_score explains each factor with its weight, input, origin and points; no data gives a null score with the reason', async () => {
     const r = await tool(client, 'formation.location_score', { suburb: 'newtown', travel_minutes: 15 })
     const by = Object.fromEntries(r.factors.map((f: any) => [f.factor, f]))
     // Newtown is the busiest suburb (30/30), wins 2 of 4 (12.5, rounded to 13/25), has the most won value (25/25); 15 minutes: 15/20.
-    expect(by.demand).toMatchObject({ weight: 30, points: 30, basis: 'company_data' })
-    expect(by.win_rate).toMatchObject({ weight: 25, points: 13 })
-    expect(by.won_value).toMatchObject({ weight: 25, points: 25 })
-    expect(by.travel).toMatchObject({ weight: 20, points: 15, basis: 'supplied' })
+    expect(by.demand).toMatchObject({ weight: 30, score_points: 30, origin: 'company_data' })
+    expect(by.win_rate).toMatchObject({ weight: 25, score_points: 13 })
+    expect(by.won_value).toMatchObject({ weight: 25, score_points: 25 })
+    expect(by.travel).toMatchObject({ weight: 20, score_points: 15, origin: 'supplied' })
     expect(r.score).toBe(83)
-    expect(r.factors.reduce((s: number, f: any) => s + f.points, 0)).toBe(r.score)
+    expect(r.factors.reduce((s: number, f: any) => s + f.score_points, 0)).toBe(r.score)
     expect(r.factors.reduce((s: number, f: any) => s + f.weight, 0)).toBe(100)
     const assumed = await tool(client, 'formation.location_score', { suburb: 'Marrickville' })
-    expect(assumed.factors.find((f: any) => f.factor === 'travel')).toMatchObject({ basis: 'assumed', points: 10 })
+    expect(assumed.factors.find((f: any) => f.factor === 'travel')).toMatchObject({ origin: 'assumed', score_points: 10 })
     expect(assumed.score).toBe(25)
     const none = await tool(empty, 'formation.location_score', { suburb: 'Newtown' })
     expect(none.score).toBeNull()

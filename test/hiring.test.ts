@@ -37,12 +37,12 @@ function expectWellFormed(result: any) {
 function expectExplained(result: any) {
   expect(result.factors.reduce((s: number, f: any) => s + f.weight, 0)).toBe(100)
   for (const f of result.factors) {
-    expect(f.score).toBeGreaterThanOrEqual(0)
-    expect(f.score).toBeLessThanOrEqual(f.weight)
+    expect(f.score_points).toBeGreaterThanOrEqual(0)
+    expect(f.score_points).toBeLessThanOrEqual(f.weight)
     expect(f.input.length).toBeGreaterThan(0)
     expect(f.explanation.length).toBeGreaterThan(0)
   }
-  expect(result.score).toBe(Math.round(result.factors.reduce((s: number, f: any) => s + f.score, 0)))
+  expect(result.score).toBe(Math.round(result.factors.reduce((s: number, f: any) => s + f.score_points, 0)))
 }
 
 let app: TestApp
@@ -94,7 +94,7 @@ describe('hiring.capacity_analysis', () => {
     expect(r.inputs.find((i: any) => i.name === 'hours_per_job')).toMatchObject({ value: '8', origin: 'assumed' })
     expect(r.inputs.find((i: any) => i.name === 'team_size').origin).toBe('supplied')
     expect(r.facts.map((f: any) => f.id)).toEqual(['employment.ordinary_hours_per_week'])
-    expect(r.factors.map((f: any) => f.name)).toEqual(Object.keys(CAPACITY_WEIGHTS))
+    expect(r.factors.map((f: any) => f.factor)).toEqual(Object.keys(CAPACITY_WEIGHTS))
   })
 
   it('more hours per job (more booked hours) never lowers the score; another company sees none of this work', async () => {
@@ -104,7 +104,7 @@ describe('hiring.capacity_analysis', () => {
     expect(heavy.verdict).not.toBe('room_to_grow')
     const theirs = await tool(other, 'hiring.capacity_analysis', {})
     expect(theirs).toMatchObject({ booked_hours_per_week: 0, open_leads: 0, turned_down_leads: 0, win_rate_percent: null })
-    expect(theirs.factors.find((f: any) => f.name === 'win_rate').origin).toBe('assumed')
+    expect(theirs.factors.find((f: any) => f.factor === 'win_rate').origin).toBe('assumed')
   })
 
   it('property: more booked jobs (or forward jobs, open leads, turned-down leads) never lowers the score', () => {
@@ -223,8 +223,8 @@ describe('hiring.readiness_score', () => {
     const some = await tool(client, 'hiring.readiness_score', { cash_reserves: 5_000 })
     const plenty = await tool(client, 'hiring.readiness_score', { cash_reserves: 500_000 })
     for (const r of [none, some, plenty]) { expectWellFormed(r); expectExplained(r) }
-    expect(none.factors.find((f: any) => f.name === 'cash_reserves')).toMatchObject({ origin: 'assumed', score: 0 })
-    expect(plenty.factors.find((f: any) => f.name === 'cash_reserves').score).toBe(READINESS_WEIGHTS.cash)
+    expect(none.factors.find((f: any) => f.factor === 'cash_reserves')).toMatchObject({ origin: 'assumed', score_points: 0 })
+    expect(plenty.factors.find((f: any) => f.factor === 'cash_reserves').score_points).toBe(READINESS_WEIGHTS.cash)
     expect(some.score).toBeGreaterThanOrEqual(none.score)
     expect(plenty.score).toBeGreaterThan(some.score)
     expect(none.gaps.join(' ')).toMatch(/PAYG withholding/)

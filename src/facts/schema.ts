@@ -1,5 +1,5 @@
 // The output schema of a cited fact, shared by every advisory tool's result.
-import Type from 'typebox'
+import Type, { type Static } from 'typebox'
 import { StringEnum } from '../core/schema-helpers.js'
 import { FACT_CONFIDENCE } from './facts.js'
 
@@ -19,3 +19,19 @@ export const CitationSchema = Type.Object({
 })
 
 export const CitationsSchema = Type.Array(CitationSchema, { description: 'Every fact this result used, with its source and date' })
+
+export const FACTOR_ORIGINS = ['supplied', 'company_data', 'assumed', 'no_data'] as const
+export type FactorOrigin = (typeof FACTOR_ORIGINS)[number]
+
+// One shape for every advisory score's factors, so an agent reads one spelling whichever tool scored.
+// The points are `score_points`, not `points`: a plain number named points would read as money
+// (test/money-fields.test.ts), and the word "score" says it is not.
+export const ScoreFactorSchema = Type.Object({
+  factor: Type.String({ description: 'What is scored' }),
+  weight: Type.Integer({ minimum: 0, maximum: 100, description: 'Most points this factor can give; the weights add up to 100' }),
+  input: Type.String({ description: 'The figure it was scored on, in words' }),
+  origin: StringEnum(FACTOR_ORIGINS, { description: 'Where the input came from: supplied in this call, company_data (your records), assumed, or no_data (nothing to score on)' }),
+  score_points: Type.Number({ minimum: 0, maximum: 100, description: 'Points given, 0 to the weight' }),
+  explanation: Type.String(),
+})
+export type ScoreFactor = Static<typeof ScoreFactorSchema>

@@ -55,7 +55,7 @@ export async function demandHotspots(deps: Deps, principal: Principal, input: St
   return {
     hotspots: ranked.map((r, i) => ({
       rank: i + 1, ...figuresOut(r.s), score: r.score,
-      why: r.factors.map((f) => `${f.factor} ${f.points}/${f.weight} (${f.input})`).join('; '),
+      why: r.factors.map((f) => `${f.factor} ${f.score_points}/${f.weight} (${f.input})`).join('; '),
     })),
     summary, not_shown: notShown, window,
     facts: cite([PUBLIC_FIGURES], today),
@@ -79,9 +79,9 @@ export async function locationScore(deps: Deps, principal: Principal, input: Sta
     return {
       suburb: name, score: null, figures: null, not_shown: notShown, facts: cite([PUBLIC_FIGURES], today), disclaimer: GENERAL_INFORMATION,
       factors: [
-        { factor: 'demand', weight: WEIGHTS.demand, input: 'no leads with a suburb', basis: 'no_data', points: 0, explanation: 'Nothing recorded to measure demand by.' },
-        { factor: 'win_rate', weight: WEIGHTS.winRate, input: 'no leads with a suburb', basis: 'no_data', points: 0, explanation: 'Nothing recorded to measure a win rate by.' },
-        { factor: 'won_value', weight: WEIGHTS.wonValue, input: 'no won work with a suburb', basis: 'no_data', points: 0, explanation: 'Nothing recorded to measure value by.' },
+        { factor: 'demand', weight: WEIGHTS.demand, input: 'no leads with a suburb', origin: 'no_data', score_points: 0, explanation: 'Nothing recorded to measure demand by.' },
+        { factor: 'win_rate', weight: WEIGHTS.winRate, input: 'no leads with a suburb', origin: 'no_data', score_points: 0, explanation: 'Nothing recorded to measure a win rate by.' },
+        { factor: 'won_value', weight: WEIGHTS.wonValue, input: 'no won work with a suburb', origin: 'no_data', score_points: 0, explanation: 'Nothing recorded to measure value by.' },
         travelFactor(input.travel_minutes),
       ],
       summary: [`${name} is not scored: you have no leads with a suburb in the last 12 months, and no sourced public figures by suburb are held.`, 'Record the suburb on each lead (leads.create suburb) and score it again once some are in.'],
@@ -90,7 +90,7 @@ export async function locationScore(deps: Deps, principal: Principal, input: Sta
   const factors = [...ownDataFactors(target, suburbs), travelFactor(input.travel_minutes)]
   const score = scoreOf(factors)
   const summary = [
-    `${target.suburb} scores ${score} out of 100 from your own leads and jobs in the last 12 months: ${factors.map((f) => `${f.factor} ${f.points} of ${f.weight}`).join(', ')}.`,
+    `${target.suburb} scores ${score} out of 100 from your own leads and jobs in the last 12 months: ${factors.map((f) => `${f.factor} ${f.score_points} of ${f.weight}`).join(', ')}.`,
     target.leads === 0 ? `You had no leads from ${target.suburb} in that time, so only travel counts.` : `${target.leads} leads, ${target.won} won.`,
   ]
   return { suburb: target.suburb, score, factors, figures: figuresOut(target), summary, not_shown: notShown, facts: cite([PUBLIC_FIGURES], today), disclaimer: GENERAL_INFORMATION }

@@ -9,11 +9,11 @@ import { dollarsToCents, formatCents } from '../../core/money.js'
 import { cite, GENERAL_INFORMATION } from '../../facts/facts.js'
 import { rulesFor, type AuStateCode } from './licensing.js'
 import { readCompanySetupData, tradeAndState, type InputUsed } from './setup-context.js'
-import type { FactorSchema, InputOrigin, RecommendTradeInput, RecommendTradeResponse, TradeRecommendationSchema } from './setup-schema.js'
+import type { ScoreFactor } from '../../facts/schema.js'
+import type { InputOrigin, RecommendTradeInput, RecommendTradeResponse, TradeRecommendationSchema } from './setup-schema.js'
 import { kindsOf, qualifiesFor, TRADE_KINDS, TRADE_LABEL, TRADE_WORDS, type TradeKind } from './trades.js'
 
 type Input = Static<typeof RecommendTradeInput>
-type Factor = Static<typeof FactorSchema>
 type Recommendation = Static<typeof TradeRecommendationSchema>
 
 export const WEIGHTS = { skills: 40, qualifications: 40, preferences: 20 } as const
@@ -44,27 +44,27 @@ export function preferenceLean(kind: TradeKind, preferences: string | null): -1 
 }
 
 /** The factors for one trade; the score is their sum. */
-export function tradeFactors(kind: TradeKind, fit: TradeFitInput): Factor[] {
+export function tradeFactors(kind: TradeKind, fit: TradeFitInput): ScoreFactor[] {
   const skills = fit.skills.list.filter((s) => kindsOf(s).includes(kind))
   const quals = fit.qualifications.filter((q) => qualifiesFor(kind, q))
   const lean = preferenceLean(kind, fit.preferences)
   return [
     {
-      name: 'skills', weight: WEIGHTS.skills, origin: fit.skills.origin,
+      factor: 'skills', weight: WEIGHTS.skills, origin: fit.skills.origin === 'company' ? 'company_data' : fit.skills.origin,
       input: fit.skills.list.length ? fit.skills.list.join('; ') : 'none given',
-      points: Math.round((WEIGHTS.skills * Math.min(skills.length, FULL_SKILL_MATCHES)) / FULL_SKILL_MATCHES),
+      score_points: Math.round((WEIGHTS.skills * Math.min(skills.length, FULL_SKILL_MATCHES)) / FULL_SKILL_MATCHES),
       explanation: skills.length ? `${skills.length} skill(s) point to ${TRADE_LABEL[kind].toLowerCase()}: ${skills.join('; ')} (${FULL_SKILL_MATCHES} or more earn the full ${WEIGHTS.skills}).` : `No skill given points to ${TRADE_LABEL[kind].toLowerCase()}.`,
     },
     {
-      name: 'qualifications and licences held', weight: WEIGHTS.qualifications, origin: fit.qualifications.length ? 'supplied' : 'assumed',
+      factor: 'qualifications and licences held', weight: WEIGHTS.qualifications, origin: fit.qualifications.length ? 'supplied' : 'assumed',
       input: fit.qualifications.length ? fit.qualifications.join('; ') : 'none given',
-      points: quals.length ? WEIGHTS.qualifications : 0,
+      score_points: quals.length ? WEIGHTS.qualifications : 0,
       explanation: quals.length ? `You hold ${quals.join('; ')}, a qualification or licence for this trade.` : 'No qualification or licence given is for this trade: the licensing path below starts from training.',
     },
     {
-      name: 'preferences', weight: WEIGHTS.preferences, origin: fit.preferences ? 'supplied' : 'assumed',
+      factor: 'preferences', weight: WEIGHTS.preferences, origin: fit.preferences ? 'supplied' : 'assumed',
       input: fit.preferences ?? 'none given (neutral)',
-      points: lean === 1 ? WEIGHTS.preferences : lean === 0 ? WEIGHTS.preferences / 2 : 0,
+      score_points: lean === 1 ? WEIGHTS.preferences : lean === 0 ? WEIGHTS.preferences / 2 : 0,
       explanation: lean === 1 ? 'Your preferences name this kind of work.' : lean === -1 ? 'Your preferences rule this kind of work out.' : 'Your preferences do not mention it: half the weight, neutral.',
     },
   ]
@@ -73,9 +73,9 @@ export function tradeFactors(kind: TradeKind, fit: TradeFitInput): Factor[] {
 function recommendation(kind: TradeKind, fit: TradeFitInput, state: AuStateCode | null): Recommendation {
   const factors = tradeFactors(kind, fit)
   const rules = rulesFor([kind], state, true).filter((r) => r.group === 'licensing' && r.kinds !== 'all')
-  const reasons = factors.filter((f) => f.points > 0).map((f) => f.explanation)
+  const reasons = factors.filter((f) => f.score_points > 0).map((f) => f.explanation)
   return {
-    kind, trade: TRADE_LABEL[kind], score: factors.reduce((s, f) => s + f.points, 0), factors,
+    kind, trade: TRADE_LABEL[kind], score: factors.reduce((s, f) => s + f.score_points, 0), factors,
     reasons: reasons.length ? reasons : ['Nothing given points to this trade yet.'],
     licensing: rules.length ? rules.map((r) => r.title) : [state ? `No ${state} licence for this trade is held here: check with the regulator.` : 'No state given: the state licence is not listed.'],
     fact_ids: [...rules.flatMap((r) => r.facts), 'licence.national.white_card'],

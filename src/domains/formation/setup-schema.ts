@@ -4,7 +4,7 @@
 // each fact it used (src/facts) and ends with the general-information caveat.
 import Type from 'typebox'
 import { Dollars, Nullable, StringEnum } from '../../core/schema-helpers.js'
-import { CitationsSchema } from '../../facts/schema.js'
+import { CitationsSchema, ScoreFactorSchema } from '../../facts/schema.js'
 import { AuState, BUSINESS_STRUCTURES, closed, Trade } from '../shared-schema.js'
 import { TRADE_KINDS } from './trades.js'
 
@@ -129,20 +129,11 @@ export const GuidedSetupResponse = Type.Object({
   ...advisory,
 })
 
-export const FactorSchema = Type.Object({
-  name: Type.String(),
-  weight: Type.Integer({ minimum: 0, maximum: 100, description: 'Most points this factor can give' }),
-  input: Type.String({ description: 'What was read for it' }),
-  origin: StringEnum(ORIGINS),
-  points: Type.Integer({ minimum: 0, maximum: 100, description: 'Points given, out of the weight' }),
-  explanation: Type.String(),
-})
-
 export const TradeRecommendationSchema = Type.Object({
   kind: StringEnum(TRADE_KINDS),
   trade: Type.String(),
   score: Type.Integer({ minimum: 0, maximum: 100, description: 'Fit from 0 to 100: the sum of the factors\' points' }),
-  factors: Type.Array(FactorSchema),
+  factors: Type.Array(ScoreFactorSchema),
   reasons: Type.Array(Type.String()),
   licensing: Type.Array(Type.String({ description: 'The licensing path in the state, from the cited facts' })),
   fact_ids: Type.Array(Type.String()),

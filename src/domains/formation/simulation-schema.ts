@@ -3,7 +3,7 @@
 // the rest are optional extras the computation needs (wages, materials, insurance, structure).
 import Type from 'typebox'
 import { Dollars, Nullable, StringEnum } from '../../core/schema-helpers.js'
-import { CitationsSchema } from '../../facts/schema.js'
+import { CitationsSchema, ScoreFactorSchema } from '../../facts/schema.js'
 import { AuState, BUSINESS_STRUCTURES, closed, Trade } from '../shared-schema.js'
 
 const Postcode = Type.String({ pattern: '^\\d{4}$', description: 'Four-digit Australian postcode' })
@@ -87,15 +87,6 @@ export const SimulateResponse = Type.Object({
   disclaimer: Disclaimer,
 })
 
-const Factor = Type.Object({
-  factor: Type.String(),
-  weight: Type.Integer({ description: 'Most points this factor can give' }),
-  input: Type.String({ description: 'The input and its value' }),
-  basis: StringEnum(['supplied', 'company_data', 'assumed', 'no_data'] as const, { description: 'Where the input came from' }),
-  points: Type.Integer({ description: 'Points given, 0 to weight (rounded; they sum to the score)' }),
-  explanation: Type.String(),
-})
-
 const SuburbFigures = Type.Object({
   suburb: Type.String(),
   leads: Type.Integer({ description: 'Leads in the last 12 months' }),
@@ -116,7 +107,7 @@ export const LocationInput = Type.Object({
 export const LocationResponse = Type.Object({
   suburb: Nullable(Type.String()),
   score: Nullable(Type.Integer({ minimum: 0, maximum: 100, description: 'Location score 0 to 100; null when there is nothing to score it from' })),
-  factors: Type.Array(Factor, { description: 'Each factor with its weight, input and points' }),
+  factors: Type.Array(ScoreFactorSchema, { description: 'Each factor with its weight, input and points (whole points: they sum to the score)' }),
   figures: Nullable(SuburbFigures),
   summary: Sentences('What the score means, in plain sentences'),
   not_shown: Sentences('What could not be used, and why'),

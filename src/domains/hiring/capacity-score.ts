@@ -1,8 +1,8 @@
 // hiring.capacity_analysis's score, kept pure so a property test can drive it: how full the team's
 // week is, how far ahead it is booked, the leads waiting, how often quotes are won and how much work
 // was turned away. Each factor adds at most its weight; more of any of them never lowers the score.
-import type { Static } from 'typebox'
-import type { Factor, InputOrigin } from './schema.js'
+import type { ScoreFactor } from '../../facts/schema.js'
+import type { InputOrigin } from './schema.js'
 import { clamp01, factor, percent, round1, total } from './factors.js'
 
 /** The weights (add up to 100): utilisation leads, since hours already booked are the surest sign. */
@@ -38,7 +38,7 @@ export function capacityScore(f: CapacityFigures) {
   const leadWeeks = (f.open_leads * (winRate ?? 0.5) * f.hours_per_job) / capacity
   const turnedShare = f.leads > 0 ? f.turned_down / f.leads : 0
   const w = CAPACITY_WEIGHTS
-  const factors: Static<typeof Factor>[] = [
+  const factors: ScoreFactor[] = [
     factor('utilisation', w.utilisation, utilisation, `${round1(bookedPerWeek)} booked hours a week of ${round1(capacity)} available (${percent(utilisation)})`, 'company_data',
       `${f.booked_jobs} jobs booked or done in ${f.weeks} weeks x ${f.hours_per_job} hours each, over ${f.team_size} people x ${f.hours_per_person_per_week} hours; full points at 100%.`),
     factor('forward_work', w.forward_work, forwardWeeks / FULL_FORWARD_WEEKS, `${round1(forwardWeeks)} weeks of capacity already booked ahead`, 'company_data',

@@ -7,7 +7,8 @@ import { cite, GENERAL_INFORMATION } from '../../facts/facts.js'
 import { analyseCapacity, type CapacityData } from './capacity.js'
 import { calculateCost, type CostContext } from './cost.js'
 import { clamp01, dollars, factor, percent, round1, total, used } from './factors.js'
-import type { Factor, ReadinessInput, ReadinessResponse } from './schema.js'
+import type { ReadinessInput, ReadinessResponse } from './schema.js'
+import type { ScoreFactor } from '../../facts/schema.js'
 
 export const READINESS_WEIGHTS = { workload: 40, cash: 35, pipeline: 15, registrations: 10 } as const
 /** A quarter (13 weeks) of the full cost in reserve counts as ready; four weeks of work in sight counts as steady. */
@@ -22,7 +23,7 @@ export interface ReadinessFigures {
   weeks_of_work_in_sight: number
 }
 
-export function readinessFactors(f: ReadinessFigures): Static<typeof Factor>[] {
+export function readinessFactors(f: ReadinessFigures): ScoreFactor[] {
   const w = READINESS_WEIGHTS
   const cashShare = f.cash_reserves === null ? 0 : f.quarter_cost > 0 ? f.cash_reserves / f.quarter_cost : 1
   return [
@@ -44,8 +45,8 @@ export function assessReadiness(input: Static<typeof ReadinessInput>, data: Capa
   const role = input.role ?? 'tradesperson'
   const cost = calculateCost({ role, state: state ?? undefined }, ctx)
   const quarterCost = Math.round(cost.total.per_week * RESERVE_WEEKS * 100) / 100
-  const leadWeeks = capacity.factors.find((f) => f.name === 'lead_backlog')!
-  const inSight = capacity.forward_booked_weeks + (leadWeeks.score / leadWeeks.weight) * STEADY_WEEKS
+  const leadWeeks = capacity.factors.find((f) => f.factor === 'lead_backlog')!
+  const inSight = capacity.forward_booked_weeks + (leadWeeks.score_points / leadWeeks.weight) * STEADY_WEEKS
   const factors = readinessFactors({ capacity_score: capacity.score, cash_reserves: input.cash_reserves ?? null, quarter_cost: quarterCost, weeks_of_work_in_sight: inSight })
   const score = total(factors)
   const gaps = [

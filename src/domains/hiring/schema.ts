@@ -3,7 +3,7 @@
 // dates and standing on the company's date) and the general-information caveat.
 import Type from 'typebox'
 import { Dollars, StringEnum } from '../../core/schema-helpers.js'
-import { CitationsSchema } from '../../facts/schema.js'
+import { CitationsSchema, ScoreFactorSchema } from '../../facts/schema.js'
 import { AuState, closed, Trade } from '../shared-schema.js'
 
 export const ROLES = ['apprentice', 'tradesperson', 'labourer', 'office_admin'] as const
@@ -79,15 +79,6 @@ export const InputUsed = Type.Object({
   origin: Origin,
 })
 
-export const Factor = Type.Object({
-  name: Type.String(),
-  weight: Type.Integer({ description: 'Most points this factor can give; the weights add up to 100' }),
-  input: Type.String({ description: 'The figure the factor was scored on, in words' }),
-  origin: Origin,
-  score: Type.Number({ description: 'Points given, 0 to the weight (one decimal)' }),
-  explanation: Type.String(),
-})
-
 const common = {
   summary: Type.Array(Type.String(), { description: 'Plain sentences with the numbers, for the owner' }),
   inputs: Type.Array(InputUsed, { description: 'Every input the result rests on, and where it came from' }),
@@ -97,7 +88,7 @@ const common = {
 
 const scored = {
   score: Type.Integer({ minimum: 0, maximum: 100, description: 'The sum of the factors\' points, rounded' }),
-  factors: Type.Array(Factor, { description: 'How the score was made, factor by factor' }),
+  factors: Type.Array(ScoreFactorSchema, { description: 'How the score was made, factor by factor' }),
 }
 
 export const CapacityResponse = Type.Object({

@@ -7,7 +7,8 @@ import { formatDollars } from '../../core/money.js'
 import { GENERAL_INFORMATION } from '../../facts/facts.js'
 import { input, type InputUsed } from '../lifecycle/advice-schema.js'
 import { loadFigures, recordsSource, type Figures } from '../lifecycle/figures.js'
-import { scalingFactors, scoreOf, type Factor } from './score.js'
+import { scalingFactors, scoreOf } from './score.js'
+import type { ScoreFactor } from '../../facts/schema.js'
 import type { ReadinessInput, ReadinessResponse } from './schema.js'
 
 /** Why each weak factor matters for the growth planned (our reasoning, stated as such). */
@@ -26,7 +27,7 @@ const GAP: Record<string, string> = {
   jobs_invoiced: 'Invoice every completed job (invoicing.generate).',
 }
 
-function gapsOf(factors: Factor[], goal: string | undefined): string[] {
+function gapsOf(factors: ScoreFactor[], goal: string | undefined): string[] {
   const weakest = [...factors].filter((f) => f.score_points < f.weight).sort((a, b) => a.score_points / a.weight - b.score_points / b.weight)
   return [
     ...weakest.slice(0, 3).map((f) => `${f.factor} (${f.score_points} of ${f.weight} points): ${GAP[f.factor]}`),
@@ -51,7 +52,7 @@ export async function readinessScore(deps: Deps, principal: Principal, given: St
   const f = await loadFigures(deps, principal)
   const factors = scalingFactors(f)
   const score = scoreOf(factors)
-  const assumed = factors.filter((x) => x.provenance === 'assumed').map((x) => x.factor)
+  const assumed = factors.filter((x) => x.origin === 'no_data').map((x) => x.factor)
   const target = given.target_annual_revenue
   const growthNeeded = target !== undefined && f.revenue_12m > 0 ? Math.round((target / f.revenue_12m - 1) * 1000) / 10 : null
   return {

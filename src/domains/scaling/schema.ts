@@ -3,7 +3,8 @@
 import Type from 'typebox'
 import { Dollars, Nullable, StringEnum } from '../../core/schema-helpers.js'
 import { closed } from '../shared-schema.js'
-import { adviceFields, PROVENANCE } from '../lifecycle/advice-schema.js'
+import { ScoreFactorSchema } from '../../facts/schema.js'
+import { adviceFields } from '../lifecycle/advice-schema.js'
 
 export const SCALING_GOALS = ['add_crew', 'new_location', 'new_service', 'commercial_work'] as const
 
@@ -15,21 +16,11 @@ export const ReadinessInput = Type.Object(
   closed,
 )
 
-export const FactorSchema = Type.Object({
-  factor: Type.String({ description: 'What is scored' }),
-  weight: Type.Integer({ description: 'Its share of the 100 points' }),
-  input: Type.String({ description: 'The figure behind it, as read, or "not known"' }),
-  input_ratio: Nullable(Type.Number({ description: 'The figure as a fraction (0.25 = 25%); null when not known' })),
-  provenance: StringEnum(PROVENANCE, { description: 'company_data (your records) or assumed (no records: 0 points)' }),
-  score_points: Type.Number({ description: 'Points given, out of the weight' }),
-  explanation: Type.String({ description: 'How the points follow from the input (the scale is ours, not a published one)' }),
-})
-
 export const ReadinessResponse = Type.Object({
   business_name: Type.String(),
   goal: Nullable(StringEnum(SCALING_GOALS)),
   score: Type.Integer({ minimum: 0, maximum: 100, description: 'Readiness to scale, 0 to 100: the sum of the factors\' points' }),
-  factors: Type.Array(FactorSchema),
+  factors: Type.Array(ScoreFactorSchema, { description: 'A factor your records cannot show is no_data and scores 0 (the scales are ours, not published ones)' }),
   summary: Type.Array(Type.String(), { description: 'The score in plain sentences with the numbers' }),
   gaps: Type.Array(Type.String(), { description: 'What to close first, weakest factor first' }),
   target: Nullable(Type.Object({

@@ -1,22 +1,12 @@
 // The scaling readiness score (0-100), factor by factor. The factors, weights and scales are ours
 // (no public source gives a readiness formula; docs/decisions.md says so): each factor's points are
 // its weight times a fraction between 0 and 1 read from the company's own figures, and a factor the
-// records cannot show scores 0, said as assumed, so the score never claims what the records do not.
+// records cannot show scores 0, said as no_data, so the score never claims what the records do not.
 // Every fraction rises with the figure behind it, so a better figure never lowers the score
 // (test/advisory-funding.test.ts checks it with fast-check).
 import { formatDollars } from '../../core/money.js'
-import type { Provenance } from '../lifecycle/advice-schema.js'
+import type { ScoreFactor } from '../../facts/schema.js'
 import type { Figures } from '../lifecycle/figures.js'
-
-export interface Factor {
-  factor: string
-  weight: number
-  input: string
-  input_ratio: number | null
-  provenance: Provenance
-  score_points: number
-  explanation: string
-}
 
 export type ScoreFigures = Pick<Figures,
   'revenue_12m' | 'revenue_prev_12m' | 'received_12m' | 'job_costs_12m' | 'recurring_costs_12m' | 'overdue'
@@ -29,13 +19,13 @@ const round1 = (x: number) => Math.round(x * 10) / 10
 /** The weights (ours), summing to 100. */
 export const WEIGHTS = { revenue_growth: 30, margin: 25, cash_collection: 15, win_rate: 15, jobs_invoiced: 15 } as const
 
-function factor(name: keyof typeof WEIGHTS, ratio: number | null, scaled: number, input: string, known: string, unknown: string): Factor {
+function factor(name: keyof typeof WEIGHTS, ratio: number | null, scaled: number, input: string, known: string, unknown: string): ScoreFactor {
   const weight = WEIGHTS[name]
-  if (ratio === null) return { factor: name, weight, input: 'not known', input_ratio: null, provenance: 'assumed', score_points: 0, explanation: unknown }
-  return { factor: name, weight, input, input_ratio: round1(ratio * 1000) / 1000, provenance: 'company_data', score_points: round1(weight * clamp01(scaled)), explanation: known }
+  if (ratio === null) return { factor: name, weight, input: 'not known', origin: 'no_data', score_points: 0, explanation: unknown }
+  return { factor: name, weight, input, origin: 'company_data', score_points: round1(weight * clamp01(scaled)), explanation: known }
 }
 
-export function scalingFactors(f: ScoreFigures): Factor[] {
+export function scalingFactors(f: ScoreFigures): ScoreFactor[] {
   const growth = f.revenue_prev_12m > 0 ? f.revenue_12m / f.revenue_prev_12m - 1 : null
   const margin = f.revenue_12m > 0 ? (f.revenue_12m - f.job_costs_12m - f.recurring_costs_12m) / f.revenue_12m : null
   const collected = f.received_12m + f.overdue > 0 ? f.received_12m / (f.received_12m + f.overdue) : null
@@ -65,4 +55,4 @@ export function scalingFactors(f: ScoreFigures): Factor[] {
   ]
 }
 
-export const scoreOf = (factors: Factor[]) => Math.round(factors.reduce((s, f) => s + f.score_points, 0))
+export const scoreOf = (factors: ScoreFactor[]) => Math.round(factors.reduce((s, f) => s + f.score_points, 0))
