@@ -118,6 +118,18 @@ const ConfigSchema = Type.Object({
   TEMPORAL_STICKY_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 10000 }),
   OUTBOX_RELAY_INTERVAL_MS: Type.Integer({ minimum: 50, default: 5000 }),
   /**
+   * Retention (src/domains/ops/retention.ts): a daily Temporal Schedule at RETENTION_HOUR_UTC deletes
+   * expired idempotency keys, started workflow-outbox rows and settled events older than
+   * RETENTION_OUTBOX_DAYS, and settled webhook deliveries (with their attempts) older than
+   * RETENTION_DELIVERY_DAYS, RETENTION_BATCH_SIZE rows per statement. RETENTION_SCHEDULE=false leaves
+   * the schedule alone (the tests: one per test app would pile up in the shared dev server).
+   */
+  RETENTION_SCHEDULE: Type.Boolean({ default: true }),
+  RETENTION_HOUR_UTC: Type.Integer({ minimum: 0, maximum: 23, default: 3 }),
+  RETENTION_OUTBOX_DAYS: Type.Number({ exclusiveMinimum: 0, default: 7 }),
+  RETENTION_DELIVERY_DAYS: Type.Number({ exclusiveMinimum: 0, default: 30 }),
+  RETENTION_BATCH_SIZE: Type.Integer({ minimum: 1, maximum: 10000, default: 1000 }),
+  /**
    * How long a "day" of an automation's policy lasts (quote follow-up delays, payment-chase offsets).
    * Real days by default; tests and benches shorten it. Away from the default, chase steps are counted
    * from the start instead of falling at 9 am local on their calendar day.

@@ -18,6 +18,7 @@ import { connectClient, ensureSearchAttributes } from './temporal/connection.js'
 import { WorkflowDispatcher } from './temporal/outbox.js'
 import { WebhookDispatcher } from './domains/webhooks/dispatcher.js'
 import { creditMeter } from './domains/wallet/meter.js'
+import { ensureRetentionSchedule } from './domains/ops/retention.js'
 import { connectWorker, startWorker, type RunningWorker } from './temporal/worker.js'
 import type { PrebuiltWorkflowBundle } from './temporal/workflow-bundle.js'
 import { API_PREFIX } from './transports/rest.js'
@@ -93,6 +94,11 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
 
   let worker: RunningWorker | null = null
   if (workerConnection) worker = await startWorker(deps, workerConnection, composition.workflows, options.workflowBundle)
+  // Every worker process sets the retention schedule (idempotent): no separate deploy step to forget.
+  // Not fatal: the service works without it, and the next start sets it.
+  if (workerConnection && config.RETENTION_SCHEDULE) {
+    await ensureRetentionSchedule(deps).catch((error) => logger.error({ err: error }, 'retention schedule not set; the next start retries'))
+  }
   let webhooks: WebhookDispatcher | null = null
   if (options.relay ?? true) workflows.startRelay(config.OUTBOX_RELAY_INTERVAL_MS)
   if (options.webhookDispatch ?? options.relay ?? true) {

@@ -35,6 +35,7 @@ import { operatorDomain } from './operator/index.js'
 import { integrationsDomain } from './integrations/index.js'
 import { walletDomain } from './wallet/index.js'
 import { documentsDomain } from './documents/index.js'
+import { opsDomain } from './ops/index.js'
 import { automationsDomain } from './automations/index.js'
 
 export const DOMAINS = [
@@ -70,6 +71,7 @@ export const DOMAINS = [
   walletDomain,
   documentsDomain,
   automationsDomain,
+  opsDomain,
 ] as const
 
 export const composition = composeDomains(DOMAINS)

@@ -58,6 +58,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       ONBOARD_LIMIT_PER_HOUR: 10_000,
       RATE_LIMIT_PER_MINUTE: 10_000,
       OUTBOX_RELAY_INTERVAL_MS: 500,
+      // One retention schedule per test app would pile up in the shared dev server; its test turns it on.
+      RETENTION_SCHEDULE: false,
       // Tests make thousands of tool calls per company (the fuzz test alone); the wallet's own tests
       // set the production default (500 cents) or their own.
       WALLET_STARTING_CREDIT_CENTS: 100_000_000,
