@@ -4,6 +4,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { onboard, startTestApp, type TestApp } from './helpers/app.js'
 import { connectHttp } from './helpers/mcp.js'
+import { startMetricsServer } from '../src/transports/metrics-server.js'
 import { startReceiver, type Receiver } from './helpers/receiver.js'
 import { tool } from './helpers/tools.js'
 import { waitFor } from './helpers/wait.js'
@@ -108,6 +109,20 @@ describe('GET /metrics', () => {
       expect(value(text, 'tradie_outbox_oldest_age_seconds', { outbox: 'workflow' })).toBeGreaterThanOrEqual(3600)
     } finally {
       await owner`delete from workflow_outbox where id = ${row!.id}`
+    }
+  })
+
+  it('is served on METRICS_PORT by a process without the API (the worker), from the same registry', async () => {
+    const server = await startMetricsServer(app.runtime.deps, 0, '127.0.0.1')
+    try {
+      const base = `http://127.0.0.1:${server.port}`
+      expect((await fetch(`${base}/metrics`)).status).toBe(401)
+      expect((await fetch(`${base}/other`)).status).toBe(404)
+      const res = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })
+      expect(res.status).toBe(200)
+      expect(value(await res.text(), 'tradie_webhook_deliveries_total', { outcome: 'delivered' })).toBeGreaterThanOrEqual(1)
+    } finally {
+      await server.stop()
     }
   })
 })
