@@ -5,6 +5,7 @@ import Router from '@koa/router'
 import { bodyParser } from '@koa/bodyparser'
 import { documentFileRoutes, documentUploads } from './transports/document-files.js'
 import { randomUUID } from 'node:crypto'
+import { metricsRoute } from './transports/metrics-route.js'
 import type { Deps } from './core/deps.js'
 import { AppError, fromDatabaseOutage, fromDataException, validationError } from './core/errors.js'
 import { KeyRateLimiter } from './core/auth.js'
@@ -130,6 +131,7 @@ export function createApp(deps: Deps, registry: Registry, options: AppOptions): 
     ctx.status = ready ? 200 : 503
     ctx.body = { status: ready ? 'ready' : 'not_ready', checks }
   })
+  system.get('/metrics', metricsRoute(deps))
   const openapi = buildOpenApi(registry, deps.urls.apiBase, outboundEvents())
   const docs = buildDocs(registry, deps.urls)
   const agentCard = buildAgentCard(registry, deps.urls)

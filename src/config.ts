@@ -27,6 +27,10 @@ const ConfigSchema = Type.Object({
   RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 300 }),
   /** Onboarding attempts per client address per hour. */
   ONBOARD_LIMIT_PER_HOUR: Type.Integer({ minimum: 1, default: 10 }),
+  /** Bearer token GET /metrics asks for; unset: open (scraped on a private network). */
+  METRICS_TOKEN: Type.Optional(Type.String({ minLength: 1 })),
+  /** The worker-only process serves GET /metrics on this port (the API serves it on PORT); unset: not served. */
+  METRICS_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
   /** Trust X-Forwarded-For (set when running behind a proxy). */
   TRUST_PROXY: Type.Boolean({ default: false }),
   /** sandbox (default): local pay pages, no money moves. stripe: Stripe Billing for plans, Connect + Checkout for invoices. */

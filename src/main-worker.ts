@@ -3,11 +3,16 @@
 import { loadConfig } from './config.js'
 import { createLogger } from './logger.js'
 import { startRuntime } from './runtime.js'
+import { startMetricsServer } from './transports/metrics-server.js'
 import { onShutdown } from './shutdown.js'
 
 const config = loadConfig()
 const logger = createLogger(config.LOG_LEVEL)
 if (!config.TEMPORAL_ADDRESS) throw new Error('TEMPORAL_ADDRESS is required for the worker-only process (use `npm start` for development).')
 const runtime = await startRuntime({ config, temporalAddress: config.TEMPORAL_ADDRESS, logger, api: false, relay: false, webhookDispatch: true })
-logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'worker ready')
-onShutdown(logger, () => runtime.stop())
+const metrics = config.METRICS_PORT === undefined ? null : await startMetricsServer(runtime.deps, config.METRICS_PORT, config.HOST)
+logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE, metricsPort: metrics?.port }, 'worker ready')
+onShutdown(logger, async () => {
+  await metrics?.stop()
+  await runtime.stop()
+})

@@ -7,7 +7,8 @@ import type { Feature, Principal } from './access.js'
 import { authorize, countApiCall } from './auth.js'
 import type { CreditReceipt, Deps } from './deps.js'
 import { runWithCharge, type PendingCharge } from './charge-scope.js'
-import { AppError, fromDataException } from './errors.js'
+import { AppError, fromDatabaseOutage, fromDataException } from './errors.js'
+import { metricsOf, type Metrics } from './metrics.js'
 import { acceptAliases } from './aliases.js'
 import { guardInput } from './input-guard.js'
 import { checkIdempotencyKey, claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey, requestHash } from './idempotency.js'
@@ -60,13 +61,53 @@ export const isWrite = (op: AnyOperation) => op.annotations.readOnlyHint !== tru
  */
 export const countsTowardQuota = (op: AnyOperation) => op.rest?.countsTowardQuota !== false
 
+/** Runs the pipeline, counted and timed (tradie_requests_total, tradie_request_duration_seconds). */
 export async function execute(op: AnyOperation, ctx: ExecuteContext, raw: Record<string, unknown>): Promise<Executed> {
+  const metrics = metricsOf(ctx.deps)
+  const started = performance.now()
+  let status = 500
+  try {
+    const executed = await pipeline(op, ctx, raw, metrics)
+    status = executed.status
+    return executed
+  } catch (error) {
+    status = statusOf(error)
+    if (error instanceof AppError && error.code === 'rate_limited') metrics.quotaRefusals.inc({ limit: refusedLimit(error) })
+    throw error
+  } finally {
+    metrics.requests.inc({ operation: op.name, transport: ctx.transport, status: String(status) })
+    metrics.duration.observe({ operation: op.name, transport: ctx.transport }, (performance.now() - started) / 1000)
+  }
+}
+
+/** The HTTP status the transport answers with (MCP answers the same error as an isError result). */
+function statusOf(error: unknown): number {
+  if (error instanceof AppError) return error.status
+  return (fromDataException(error) ?? fromDatabaseOutage(error))?.status ?? 500
+}
+
+// Which limit refused the call: the stage marks it (quotaStage below), a message or LLM quota says
+// its metric in the error, anything else (the onboarding limit, a provider's own) is "other".
+const quotaStage = new WeakMap<AppError, string>()
+
+function refusedLimit(error: AppError): string {
+  const metric = (error.extra.limit as { metric?: unknown } | undefined)?.metric
+  return quotaStage.get(error) ?? (typeof metric === 'string' ? metric : 'other')
+}
+
+function markLimit(error: unknown, limit: string): unknown {
+  if (error instanceof AppError && error.code === 'rate_limited') quotaStage.set(error, limit)
+  return error
+}
+
+async function pipeline(op: AnyOperation, ctx: ExecuteContext, raw: Record<string, unknown>, metrics: Metrics): Promise<Executed> {
   const opCtx: OperationContext = { deps: ctx.deps, principal: null, requestId: ctx.requestId, clientIp: ctx.clientIp, transport: ctx.transport }
   if (op.access !== 'public') {
     try {
       opCtx.principal = await ctx.authenticate()
     } catch (error) {
-      throw accessError(error)
+      // The only refusal while authenticating is the key's per-minute burst limit.
+      throw accessError(markLimit(error, 'burst'))
     }
     authorize(op.access, opCtx.principal, ctx.bindingFeature)
     // Counted only now that the call is allowed: a 401, 403 or 429 never uses up quota.
@@ -74,7 +115,7 @@ export async function execute(op: AnyOperation, ctx: ExecuteContext, raw: Record
       try {
         await countApiCall(ctx.deps, opCtx.principal)
       } catch (error) {
-        throw accessError(error)
+        throw accessError(markLimit(error, 'api_calls'))
       }
     }
   }
@@ -108,6 +149,11 @@ export async function execute(op: AnyOperation, ctx: ExecuteContext, raw: Record
     if (!isWrite(op)) receipt = (await ctx.deps.credits?.charge(call)) ?? null
     output = pending ? await runWithCharge(pending, () => op.run(opCtx, input as never)) : await op.run(opCtx, input as never)
     if (pending && !pending.committed) await ctx.deps.credits!.charge(call)
+    // Counted once the call succeeded: a failed call's charge is given back below.
+    if (receipt || pending) {
+      metrics.walletCharges.inc({ cost: op.cost })
+      metrics.walletChargeCents.inc({ cost: op.cost }, receipt?.cents ?? pending!.cents)
+    }
   } catch (thrown) {
     // A write whose charge committed with an earlier transaction of the call, then failed: given back.
     if (pending?.committed && pending.entryId) receipt = { companyId: pending.companyId, entryId: pending.entryId, cents: pending.cents, operation: pending.operation }

@@ -6,10 +6,11 @@
 // (spam-act.ts) hold for every tool and automation.
 import type postgres from 'postgres'
 import type { Deps } from '../../core/deps.js'
+import { metricsOf } from '../../core/metrics.js'
 import { withTenant } from '../../db/sql.js'
 import { PermanentDeliveryError } from '../../providers/sms/provider.js'
 import { invoicePdfAttachment } from '../invoicing/public.js'
-import { describeRefusal, metricOf, releaseMessages, reserveMessages } from '../billing/message-quota.js'
+import { describeRefusal, metricOf, releaseMessages, reserveMessages, type MeteredMessage } from '../billing/message-quota.js'
 import { textFromHtml, unsubscribeHeaders } from './compose.js'
 import { optedOutReason, optedOutSince, readCompany, recordOutbound, unsubscribeUrl, type Company } from './record.js'
 import { isMarketing } from './spam-act.js'
@@ -23,7 +24,7 @@ export type { MessageOutcome, MessageRequest } from '../../../workflows/messages
 
 type Prepared =
   | { row: CommRow; company: Company; send: true }
-  | { row: CommRow; company: Company; send: false; reason?: string }
+  | { row: CommRow; company: Company; send: false; reason?: string; refusedBy?: MeteredMessage }
 
 /** Marks the message not sent, giving back its count if it had one. */
 async function notSent(deps: Deps, tx: postgres.TransactionSql, row: CommRow, channel: 'sms' | 'email', reason: string) {
@@ -52,7 +53,7 @@ async function prepare(deps: Deps, tx: postgres.TransactionSql, req: MessageRequ
     if (refusal) {
       const reason = `not sent: ${describeRefusal(refusal)}`
       await markMessageRefused(tx, row!.id, reason, deps.clock.now())
-      return { row: row!, company, send: false, reason }
+      return { row: row!, company, send: false, reason, refusedBy: refusal.metric }
     }
     await markQuotaCounted(tx, row!.id)
   }
@@ -65,11 +66,26 @@ function alreadyOutcome(row: CommRow): MessageOutcome {
   return { communicationId: row.id, status, provider: row.provider, alreadySent: true }
 }
 
+/** Sends one message, counted by channel and outcome (tradie_messages_total). */
 export async function sendMessage(deps: Deps, req: MessageRequest): Promise<MessageOutcome> {
+  const metrics = metricsOf(deps)
+  try {
+    const outcome = await send(deps, req)
+    metrics.messages.inc({ channel: req.channel, outcome: outcome.alreadySent ? 'already_sent' : outcome.status })
+    return outcome
+  } catch (error) {
+    // refused: the provider said no for good; error: the activity retries it.
+    metrics.messages.inc({ channel: req.channel, outcome: error instanceof PermanentDeliveryError ? 'refused' : 'error' })
+    throw error
+  }
+}
+
+async function send(deps: Deps, req: MessageRequest): Promise<MessageOutcome> {
   const provider = req.channel === 'sms' ? deps.sms : deps.email
   const prepared = await withTenant(deps.db, req.companyId, (tx) => prepare(deps, tx, req, provider.name))
   const { row, company } = prepared
   if (!prepared.send) {
+    if (prepared.refusedBy) metricsOf(deps).quotaRefusals.inc({ limit: prepared.refusedBy })
     if (prepared.reason) return { communicationId: row.id, status: 'not_sent', provider: row.provider, alreadySent: false, reason: prepared.reason }
     return alreadyOutcome(row)
   }

@@ -2,6 +2,7 @@
 // the subscription's secret (and the previous one during a rotation), POSTed to an address that is
 // checked when connected to, and recorded once per (delivery, run, attempt).
 import type { Deps } from '../../core/deps.js'
+import { metricsOf } from '../../core/metrics.js'
 import { withTenant } from '../../db/sql.js'
 import { defineWorkflow } from '../../temporal/contract.js'
 import { webhookDelivery, webhookDeliveryWorkflowId, type AttemptResult, type WebhookDeliveryInput, type WebhookDeliveryActivities } from './workflows/webhook-delivery.js'
@@ -43,7 +44,22 @@ export function deliveryBody(row: Pick<DeliveryToAttempt, 'event_id' | 'event_ty
 
 const DAY_MS = 24 * 60 * 60 * 1000
 
-export async function attemptWebhookDelivery(deps: Deps, input: { companyId: string; deliveryId: string; run: number; attempt: number; last: boolean }): Promise<AttemptResult> {
+type AttemptInput = { companyId: string; deliveryId: string; run: number; attempt: number; last: boolean }
+
+/** One attempt, counted by outcome (tradie_webhook_deliveries_total); a thrown attempt is "error". */
+export async function attemptWebhookDelivery(deps: Deps, input: AttemptInput): Promise<AttemptResult> {
+  const counter = metricsOf(deps).webhookDeliveries
+  try {
+    const result = await attempt(deps, input)
+    counter.inc({ outcome: result.outcome })
+    return result
+  } catch (error) {
+    counter.inc({ outcome: 'error' })
+    throw error
+  }
+}
+
+async function attempt(deps: Deps, input: AttemptInput): Promise<AttemptResult> {
   const { companyId, deliveryId } = input
   const row = await withTenant(deps.db, companyId, (tx) => findDeliveryToAttempt(tx, deliveryId))
   if (!row) return { outcome: 'stopped' }
