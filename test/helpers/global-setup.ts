@@ -2,15 +2,15 @@
 // task queue and database; stripe-mock keeps no state). Set TEMPORAL_ADDRESS or STRIPE_MOCK_URL to
 // use an existing server instead. Work every test file would otherwise repeat is done here once:
 // migrating a template database (each file's database is a copy of it) and bundling the workflows.
-import { execFileSync, spawn } from 'node:child_process'
+import { execFileSync } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { homedir, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { TestProject } from 'vitest/node'
 import { startDevServer } from '../../src/temporal/dev-server.js'
 import { bundleWorkflows } from '../../src/temporal/workflow-bundle.js'
 import { createTemplateDatabase, newRunId, startDatabaseReaper } from './databases.js'
+import { freePort, startLocalServer, type LocalServer } from './local-server.js'
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -22,17 +22,6 @@ declare module 'vitest' {
     /** File holding the workflow bundle every worker of the run uses. */
     workflowBundlePath: string
   }
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer()
-    srv.once('error', reject)
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port
-      srv.close(() => resolve(port))
-    })
-  })
 }
 
 function goBin(): string | null {
@@ -56,46 +45,20 @@ function findStripeMock(): string | null {
   return null
 }
 
-async function startStripeMock(): Promise<{ url: string; stop(): Promise<void> }> {
+async function startStripeMock(): Promise<LocalServer> {
   const bin = findStripeMock()
   if (!bin) {
     const looked = process.env.STRIPE_MOCK_PATH ? `STRIPE_MOCK_PATH=${process.env.STRIPE_MOCK_PATH} does not exist` : 'not in ~/go/bin, `go env GOPATH`/bin or PATH'
     throw new Error(`stripe-mock not found (${looked}). Run \`bash scripts/install-stripe-mock.sh\` (it prints the path to put in STRIPE_MOCK_PATH), or set STRIPE_MOCK_URL to a running stripe-mock.`)
   }
-  const port = await freePort()
-  // Bound to loopback only (-http-port would listen on every interface).
-  const child = spawn(bin, ['-http-addr', `127.0.0.1:${port}`, '-https-addr', '127.0.0.1:0'], { stdio: ['ignore', 'ignore', 'pipe'] })
-  let output = ''
-  child.stderr?.on('data', (chunk: Buffer) => {
-    output = (output + chunk.toString()).slice(-4000)
-  })
-  const exited = new Promise<void>((res) => child.once('exit', () => res()))
-  const killOnExit = () => child.kill('SIGKILL')
-  process.once('exit', killOnExit)
-  const url = `http://127.0.0.1:${port}`
-  const deadline = Date.now() + 30_000
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`stripe-mock exited (${child.exitCode}): ${output}`)
+  return startLocalServer({
+    name: 'stripe-mock',
+    bin,
+    // Bound to loopback only (-http-port would listen on every interface).
+    args: (port) => ['-http-addr', `127.0.0.1:${port}`, '-https-addr', '127.0.0.1:0'],
     // Any HTTP answer (even an error body) means it is listening and routing.
-    const answered = await fetch(`${url}/v1/balance`, { headers: { authorization: 'Bearer sk_test_ready' }, signal: AbortSignal.timeout(1000) }).then(() => true, () => false)
-    if (answered) break
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL')
-      throw new Error(`stripe-mock did not answer on ${url}: ${output}`)
-    }
-    await new Promise((r) => setTimeout(r, 100))
-  }
-  return {
-    url,
-    async stop() {
-      process.off('exit', killOnExit)
-      if (child.exitCode !== null) return
-      child.kill('SIGTERM')
-      const timeout = setTimeout(() => child.kill('SIGKILL'), 5000)
-      await exited
-      clearTimeout(timeout)
-    },
-  }
+    answers: (url) => fetch(`${url}/v1/balance`, { headers: { authorization: 'Bearer sk_test_ready' }, signal: AbortSignal.timeout(1000) }).then(() => true),
+  })
 }
 
 /** Bundles workflows/ as the worker would (the same function) into a file; rebuilt on watch reruns. */
