@@ -63,15 +63,33 @@ function encodeCursor(createdAt: string, id: string): string {
   return Buffer.from(JSON.stringify([createdAt, id])).toString('base64url')
 }
 
-/** The keyset position in a cursor, or null for anything that is not exactly what encodeCursor wrote. */
-function decodeCursor(cursor: string): { createdAt: Date; id: string } | null {
+/** What an opaque cursor holds (base64url JSON), or null when it is not one; the caller checks the shape. */
+function readCursorJson(cursor: string): unknown {
   if (!CURSOR_CHARACTERS.test(cursor)) return null
-  let parsed: unknown
   try {
-    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'))
+    return JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'))
   } catch {
     return null
   }
+}
+
+/**
+ * A cursor holding an offset, for the few lists in an order with no keyset (a ranked search, the
+ * fixed automation catalogue). It costs what the offset skips, so each caller bounds it.
+ */
+export const encodeOffsetCursor = (offset: number) => Buffer.from(JSON.stringify({ o: offset })).toString('base64url')
+
+/** The offset in a cursor encodeOffsetCursor wrote, within [min, max]; null for anything else. */
+export function decodeOffsetCursor(cursor: string, bounds: { min: number; max: number }): number | null {
+  const parsed = readCursorJson(cursor) as { o?: unknown } | null
+  const offset = parsed && typeof parsed === 'object' ? parsed.o : undefined
+  if (!Number.isSafeInteger(offset) || (offset as number) < bounds.min || (offset as number) > bounds.max) return null
+  return encodeOffsetCursor(offset as number) === cursor ? (offset as number) : null
+}
+
+/** The keyset position in a cursor, or null for anything that is not exactly what encodeCursor wrote. */
+function decodeCursor(cursor: string): { createdAt: Date; id: string } | null {
+  const parsed = readCursorJson(cursor)
   if (!Array.isArray(parsed) || parsed.length !== 2) return null
   const [time, id] = parsed as unknown[]
   if (typeof time !== 'string' || typeof id !== 'string' || !ISSUED_TIME.test(time) || !isIssuedId(id)) return null

@@ -12,7 +12,8 @@ import { automationChoice } from './settings.js'
 import { listLatestRuns } from './queries/runs.js'
 import { findStoredSettings, lockAutomationSetting, upsertAutomationSetting } from './queries/settings.js'
 import { withTenantEmitting } from '../../../core/reactions.js'
-import { decodeOffsetCursor, encodeOffsetCursor } from './cursor.js'
+import { encodeOffsetCursor } from '../../../core/paging.js'
+import { decodeOffsetCursor } from './cursor.js'
 import type { ListWorkflowsInput, ToggleWorkflowInput, WorkflowSchema } from './control-schema.js'
 
 type Workflow = Static<typeof WorkflowSchema>

@@ -2,6 +2,7 @@
 // and an ascending keyset (created_at, id) for workflows.pending_actions, which lists oldest first.
 // Anything this service did not issue is a validation_error naming cursor.
 import { validationError } from '../../../core/errors.js'
+import { decodeOffsetCursor as decodeOffsetOf } from '../../../core/paging.js'
 import { isUuid } from '../../../core/uuid.js'
 
 const badCursor = () => validationError(['cursor: is not a cursor this service issued; pass a nextCursor back unchanged, or leave cursor out to start at the beginning'])
@@ -20,14 +21,12 @@ function decode(cursor: string): unknown {
 
 const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url')
 
-export const encodeOffsetCursor = (offset: number) => encode({ o: offset })
-
+/** workflows.list's offset: 0 for no cursor, else the one in a cursor this service issued. */
 export function decodeOffsetCursor(cursor: string | undefined): number {
   if (!cursor) return 0
-  const value = decode(cursor) as { o?: unknown }
-  if (!value || typeof value !== 'object' || !Number.isInteger(value.o) || (value.o as number) < 0 || (value.o as number) > 10_000) throw badCursor()
-  if (encodeOffsetCursor(value.o as number) !== cursor) throw badCursor()
-  return value.o as number
+  const offset = decodeOffsetOf(cursor, { min: 0, max: 10_000 })
+  if (offset === null) throw badCursor()
+  return offset
 }
 
 export const encodeAfterCursor = (createdAt: string, id: string) => encode([createdAt, id])
