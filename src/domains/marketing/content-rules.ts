@@ -4,7 +4,7 @@
 // draft can leave without them.
 import type { Static } from 'typebox'
 import { identification, marketingSms, SMS_OPT_OUT_TEXT, type Sender } from '../comms/spam-act.js'
-import { inventedFigure } from './figure-check.js'
+import { inventedFigure } from '../../providers/llm/figure-check.js'
 import { ACCC_INCENTIVES, ACCC_NO_GATING, reviewGating, SPAM_ACT_CONSENT, SPAM_ACT_SENDER, SPAM_ACT_UNSUBSCRIBE } from './rules.js'
 import type { ContentResponse, ContentType, Draft } from './schema.js'
 

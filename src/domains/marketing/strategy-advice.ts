@@ -7,7 +7,7 @@ import { centsToDollars, formatCents } from '../../core/money.js'
 import { CHANNEL_ACTIONS, CHANNEL_WHY, channelOfSource, GOAL_CHANNELS, PAID_CHANNELS, type Priority } from './channels.js'
 import type { MarketingChannel, StrategyAdvice, StrategyResponse } from './schema.js'
 import type { SourceStats } from './queries.js'
-import { inventedFigure } from './figure-check.js'
+import { inventedFigure } from '../../providers/llm/figure-check.js'
 
 type Advice = Static<typeof StrategyAdvice>
 type Response = Static<typeof StrategyResponse>
@@ -123,7 +123,7 @@ function largestRemainder(totalCents: number, weights: number[]): number[] {
   return floors
 }
 
-/** A figure in the advice's prose that is not one of the company's (figure-check.ts), or null. */
+/** A figure in the advice's prose that is not one of the company's (providers/llm/figure-check.ts), or null. */
 export function inventedNumber(advice: Advice, allowed: number[]): string | null {
   return inventedFigure([...advice.channels.map((c) => c.why), ...advice.plan_90_days.flatMap((p) => [p.focus, ...p.actions]), ...advice.reasoning], allowed)
 }

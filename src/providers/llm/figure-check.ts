@@ -1,3 +1,5 @@
+// Shared by every caller of the language-model provider that must not let a model invent a figure
+// (marketing, quotes.ai_price_suggestion).
 // No invented figures: a model's text may use small whole numbers (days, weeks, counts) freely, but
 // any dollar amount, percentage, decimal or larger number must be one the caller gave it (the
 // company's own figures, the offer it typed, its phone number). Otherwise the answer is refused.
