@@ -1,9 +1,7 @@
 // The output schema of a cited fact, shared by every advisory tool's result.
 import Type, { type Static } from 'typebox'
-import { StringEnum } from '../core/schema-helpers.js'
+import { Nullable, StringEnum } from '../core/schema-helpers.js'
 import { FACT_CONFIDENCE } from './facts.js'
-
-const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()])
 
 export const CitationSchema = Type.Object({
   id: Type.String({ description: 'The fact\'s id in the project\'s facts folder' }),
