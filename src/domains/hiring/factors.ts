@@ -1,13 +1,15 @@
 // Shared pieces of the hiring results: a factor's points, the rounding of money and scores, and the
 // caveat every result ends with.
 import type { Static } from 'typebox'
+import { formatDollars } from '../../core/money.js'
 import type { ScoreFactor } from '../../facts/schema.js'
 import type { InputOrigin, InputUsed } from './schema.js'
 
 export const round1 = (n: number) => Math.round(n * 10) / 10
 export const round2 = (n: number) => Math.round(n * 100) / 100
 export const clamp01 = (n: number) => Math.min(1, Math.max(0, n))
-export const dollars = (n: number) => `$${round2(n).toLocaleString('en-AU', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`
+/** Dollars as every message spells them (core/money formatDollars), to the cent. */
+export const dollars = (n: number) => formatDollars(round2(n))
 export const percent = (fraction: number) => `${round1(fraction * 100)}%`
 
 /** A factor scored as `share` (0..1) of its weight. */

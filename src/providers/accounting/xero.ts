@@ -4,6 +4,7 @@
 // a 429 is waited out for its Retry-After (up to maxRetryWaitMs in all), a 5xx or a lost answer is retried
 // with the same Idempotency-Key, so Xero returns the first result instead of making a second record.
 import { AccountingApi, CreditNote, Invoice, LineAmountTypes, Phone, type Contact } from 'xero-node'
+import { centsToDollars } from '../../core/money.js'
 import { XERO_CAPABILITIES } from './catalogue.js'
 import { XeroOAuth, type XeroOAuthOptions } from './xero-oauth.js'
 import {
@@ -49,7 +50,6 @@ function reason(body: unknown): string {
   return messages.length ? messages.join('; ') : (b?.Detail ?? b?.Message ?? b?.Title ?? 'no detail given')
 }
 
-const dollars = (cents: number) => Math.round(cents) / 100
 const cents = (dollarsValue: number | undefined) => (dollarsValue === undefined ? null : Math.round(dollarsValue * 100))
 /** Quotes cannot be escaped inside a Xero where clause; no ABN, email or name we match on needs them. */
 const quoted = (value: string) => `"${value.replace(/"/g, '')}"`
@@ -147,7 +147,7 @@ export class XeroAccounting implements AccountingProvider {
       payments: [{
         invoice: { invoiceID: payment.invoiceProviderId },
         account: { code: payment.accountCode },
-        amount: dollars(payment.amountCents),
+        amount: centsToDollars(payment.amountCents),
         date: payment.date,
         reference: payment.reference ?? undefined,
       }],
@@ -186,7 +186,7 @@ export class XeroAccounting implements AccountingProvider {
 
   private lines(invoice: InvoiceFields) {
     return invoice.lines.map((l) => ({
-      description: l.description, quantity: l.quantity, unitAmount: dollars(l.unitAmountCents), taxType: l.gstFree ? 'EXEMPTOUTPUT' : 'OUTPUT',
+      description: l.description, quantity: l.quantity, unitAmount: centsToDollars(l.unitAmountCents), taxType: l.gstFree ? 'EXEMPTOUTPUT' : 'OUTPUT',
     }))
   }
 
