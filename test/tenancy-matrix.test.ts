@@ -406,6 +406,7 @@ describe("cross-tenant matrix: company B with company A's ids, every registry op
 
   it("B's calls leak nothing of A, change nothing of A, and leave B pointing at nothing of A's", async () => {
     const before = await settledRowsOfA()
+    const hitsOfA = receiver.at('/Zanthoxylum').length
     const beforeB = JSON.stringify(await rowsOf(B.companyId))
     // A's ids (every uuid-looking value in A's rows that B's rows do not hold too) and A's text.
     const uuids = (text: string) => new Set(text.match(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g) ?? [])
@@ -442,6 +443,7 @@ describe("cross-tenant matrix: company B with company A's ids, every registry op
 
     const after = await rowsOf(A.companyId)
     for (const table of tables) expect(after[table], `company A's ${table} rows changed`).toEqual(before[table])
+    expect(receiver.at('/Zanthoxylum').length, "A's webhook endpoint was sent something during B's calls").toBe(hitsOfA)
     const afterB = JSON.stringify(await rowsOf(B.companyId))
     const pointing = [...uuids(afterB)].filter((u) => secretsOfA.includes(u))
     expect(pointing, "B's rows hold ids of A's records").toEqual([])
