@@ -432,6 +432,20 @@ describe("cross-tenant matrix: company B with company A's ids, every registry op
     console.log(`tenancy matrix: ${new Set([...covered.rest, ...covered.mcp]).size} of ${registry.operations.length} operations (REST ${covered.rest.size} of ${rest}, MCP ${covered.mcp.size} of ${tools})`)
     console.log(`tenancy matrix outcomes: ${JSON.stringify(Object.fromEntries([...tally].sort()))}`)
     if (successesWithIdOfA.length) console.log(`answered (with nothing of A's) despite an id of A:\n  ${successesWithIdOfA.join('\n  ')}`)
+    // The MCP resources take no id: B reads each, and none may show A's records.
+    const readable = registry.resources.filter((r) => r.read)
+    for (const resource of readable) {
+      const res = await fetch(`${app.url}/api/v1/mcp`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${B.key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri: resource.uri } }),
+      })
+      const text = await res.text()
+      expect(text, `resources/read ${resource.uri}`).toContain('"contents"')
+      expect(secretsOfA.filter((s) => text.includes(s)), `A's data in B's read of ${resource.uri}`).toEqual([])
+    }
+    console.log(`tenancy matrix: ${readable.length} of ${registry.resources.length} MCP resources read by B`)
+    expect(readable.length).toBeGreaterThan(0)
     expect(new Set([...covered.rest, ...covered.mcp]).size).toBe(registry.operations.length)
     expect(covered.rest.size).toBe(rest)
     expect(covered.mcp.size).toBe(tools)
