@@ -16,6 +16,7 @@ import { tool } from './helpers/tools.js'
 import { waitFor } from './helpers/wait.js'
 import { header, startReceiver, type Hit, type Receiver } from './helpers/receiver.js'
 import { connectClient } from '../src/temporal/connection.js'
+import { CompanyIdKey } from '../src/temporal/search-attributes.js'
 import { webhookDeliveriesWorkflowId } from '../src/domains/webhooks/workflows/webhook-deliveries.js'
 
 
@@ -316,6 +317,36 @@ describe.concurrent('webhook delivery', () => {
         }, (found) => found.length === 2, 15_000, 250)
         expect(ids).toEqual([slowSub, quickSub].map((x) => webhookDeliveriesWorkflowId({ companyId: t.company.company_id, subscriptionId: x.subscription.id })).sort())
       } finally {
+        await temporal.connection.close()
+      }
+    })
+
+    it('continues as new after its passes, keeping CompanyId on every run, and loses no delivery across runs', async () => {
+      const t = await companyOn(fast, receiver)
+      const { subscription } = await t.subscribe('/continued')
+      const keys = { companyId: t.company.company_id, subscriptionId: subscription.id }
+      const workflowId = webhookDeliveriesWorkflowId(keys)
+      const temporal = await connectClient(inject('temporalAddress'), 'default')
+      try {
+        // Started here with two passes a run (the dispatcher then only signals it).
+        await temporal.workflow.start('webhookDeliveries', {
+          taskQueue: fast.config.TEMPORAL_TASK_QUEUE, workflowId, args: [{ ...keys, scheduleMs: [0, 50, 100], idleMs: 60_000, passesPerRun: 2 }],
+          typedSearchAttributes: [{ key: CompanyIdKey, value: t.company.company_id }],
+        })
+        for (let i = 1; i <= 5; i++) {
+          await t.lead(`Continued ${i}`)
+          await arrived('/continued', i)
+        }
+        await waitFor(() => t.deliveries(subscription.id), (d) => d.length === 5 && d.every((x) => x.status === 'delivered'))
+        const runs = await waitFor(async () => {
+          const found: string[] = []
+          for await (const wf of temporal.workflow.list({ query: `CompanyId = "${t.company.company_id}" AND WorkflowId = "${workflowId}"` })) found.push(wf.runId)
+          return found
+        }, (found) => found.length >= 3, 15_000, 250)
+        expect(runs.length).toBeGreaterThanOrEqual(3)
+        expect(new Set(receiver.at('/continued').map((h) => header(h, 'webhook-id'))).size).toBe(5)
+      } finally {
+        await temporal.workflow.getHandle(workflowId).terminate('test done').catch(() => {})
         await temporal.connection.close()
       }
     })

@@ -16,6 +16,8 @@ export interface WebhookDeliveriesInput {
   scheduleMs: number[]
   /** How long the run waits for new deliveries with nothing left to do before it ends. */
   idleMs: number
+  /** Passes before the run continues as new (default 500; a test sets a few). */
+  passesPerRun?: number
 }
 
 export interface WebhookDeliveriesResult {
@@ -74,7 +76,7 @@ export async function webhookDeliveries(input: WebhookDeliveriesInput): Promise<
     const pass = await deliverWebhookBatch({ companyId: input.companyId, subscriptionId: input.subscriptionId, scheduleMs: input.scheduleMs })
     passes++
     if (pass.stopped) return { outcome: 'stopped', passes }
-    if (passes >= PASSES_PER_RUN || workflowInfo().continueAsNewSuggested) {
+    if (passes >= (input.passesPerRun ?? PASSES_PER_RUN) || workflowInfo().continueAsNewSuggested) {
       // Whatever this run was told is in the database; the next run begins with a pass. It keeps the
       // CompanyId search attribute, so the operator's filter in the Temporal UI still finds it.
       await makeContinueAsNewFunc<typeof webhookDeliveries>({ typedSearchAttributes: workflowInfo().typedSearchAttributes })(input)
