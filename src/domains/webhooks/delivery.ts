@@ -1,3 +1,6 @@
+// The per-delivery workflow's attempt activity, kept (with webhookDelivery) only while runs started
+// before the per-subscription design (delivery-batch.ts) finish; also the retry schedule, the body
+// and the owner's notice, which both designs use.
 // One delivery attempt: the event as stored (the resource after the change), enveloped, signed with
 // the subscription's secret (and the previous one during a rotation), POSTed to an address that is
 // checked when connected to, and recorded once per (delivery, run, attempt).
@@ -22,7 +25,7 @@ export const webhookDeliveryDefinition = defineWorkflow<WebhookDeliveryActivitie
   id: webhookDeliveryWorkflowId,
   idConflictPolicy: 'USE_EXISTING',
   idReusePolicy: 'REJECT_DUPLICATE',
-  description: 'Delivers one event to one webhook subscription with retries; one run per delivery and redelivery, each attempt recorded once.',
+  description: 'No longer started (webhookDeliveries replaced it): delivers one event to one subscription with retries, one run per delivery; registered until the runs begun before drain.',
 })
 
 export const DEFAULT_RETRY_SCHEDULE_MS = [0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000]
