@@ -175,6 +175,8 @@ const ConfigSchema = Type.Object({
   WEBHOOK_DISABLE_AFTER_DAYS: Type.Number({ minimum: 0, default: 5 }),
   /** How often the webhook dispatcher sweeps for deliveries it was not woken for. */
   WEBHOOK_SWEEP_INTERVAL_MS: Type.Integer({ minimum: 50, default: 2000 }),
+  /** How long a subscription's delivery workflow waits with nothing to deliver before it ends (the next delivery starts it again). */
+  WEBHOOK_WORKFLOW_IDLE_MS: Type.Integer({ minimum: 100, default: 600_000 }),
 })
 
 export type Config = Static<typeof ConfigSchema>

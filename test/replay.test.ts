@@ -63,6 +63,15 @@ describe('recorded histories', () => {
     // Two failed attempts, each followed by its retry sleep, then the delivery (local activities are markers).
     expect(count(fixture('webhookDelivery-retried'), EventType.EVENT_TYPE_TIMER_STARTED)).toBe(2)
     expect(count(fixture('webhookDelivery-retried'), EventType.EVENT_TYPE_MARKER_RECORDED)).toBe(3)
+    // The per-subscription delivery run (webhookDeliveries): a retry slept on its timer, a second
+    // delivery woken by the dispatcher's signal, three passes (local activities: markers), then idle.
+    const drained = fixture('webhookDeliveries-retried-signalled-idle')
+    expect(count(drained, EventType.EVENT_TYPE_MARKER_RECORDED)).toBe(3)
+    expect(count(drained, EventType.EVENT_TYPE_TIMER_STARTED)).toBeGreaterThanOrEqual(2)
+    expect(count(drained, EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED)).toBeGreaterThanOrEqual(2)
+    // Stopped by an unsubscribe while it waited on a retry's timer.
+    expect(count(fixture('webhookDeliveries-stopped'), EventType.EVENT_TYPE_TIMER_FIRED)).toBe(1)
+    expect(count(fixture('webhookDeliveries-stopped'), EventType.EVENT_TYPE_MARKER_RECORDED)).toBe(2)
     // The accounting sync: a Retry-After slept on a timer, a round asked for by a signal.
     expect(count(fixture('integrationSync-rate-limited-signalled-stopped'), EventType.EVENT_TYPE_TIMER_STARTED)).toBeGreaterThanOrEqual(1)
     expect(count(fixture('integrationSync-rate-limited-signalled-stopped'), EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED)).toBeGreaterThanOrEqual(1)

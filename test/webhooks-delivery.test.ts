@@ -2,10 +2,11 @@
 // on loopback, with a short retry schedule (0, 50, 100 ms): retries until it answers 2xx (every
 // attempt listed with status, latency and the first 1 KB of the answer), Retry-After honoured,
 // 410 disabling the subscription, redirects never followed, the final failure, redelivery and
-// recovery with the same webhook-id, and a subscription failing for longer than
-// WEBHOOK_DISABLE_AFTER_DAYS disabled with its owner emailed. Every request is verified with the
+// recovery with the same webhook-id, a subscription failing for longer than
+// WEBHOOK_DISABLE_AFTER_DAYS disabled with its owner emailed, and one slow receiver not holding up
+// another subscription's deliveries (each subscription has a delivery workflow of its own). Every request is verified with the
 // `standardwebhooks` package and with an HMAC of X-Webhook-Signature computed here.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { createHmac } from 'node:crypto'
 import { Webhook } from 'standardwebhooks'
 import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js'
@@ -14,6 +15,9 @@ import { connectHttp } from './helpers/mcp.js'
 import { tool } from './helpers/tools.js'
 import { waitFor } from './helpers/wait.js'
 import { header, startReceiver, type Hit, type Receiver } from './helpers/receiver.js'
+import { connectClient } from '../src/temporal/connection.js'
+import { CompanyIdKey } from '../src/temporal/search-attributes.js'
+import { webhookDeliveriesWorkflowId } from '../src/domains/webhooks/workflows/webhook-deliveries.js'
 
 
 
@@ -287,6 +291,64 @@ describe.concurrent('webhook delivery', () => {
       expect(await slowCo.deliveries(subscription.id)).toHaveLength(1)
       expect(receiver.at('/always-500')).toHaveLength(attempts.length)
       expect((await slow.owner`select count(*)::int as n from communications where message_type = 'webhook_disabled'`)[0]!.n).toBe(1)
+    })
+  })
+
+  describe('one delivery workflow per subscription', () => {
+    it('a slow receiver holds only its own subscription: the other gets its deliveries first; each subscription has its run, found by CompanyId', async () => {
+      const t = await companyOn(fast, receiver)
+      receiver.answer('/slow-receiver', () => ({ status: 200, delayMs: 4500 }))
+      const slowSub = await t.subscribe('/slow-receiver')
+      const quickSub = await t.subscribe('/quick-receiver')
+      for (const name of ['Isolated One', 'Isolated Two', 'Isolated Three']) await t.lead(name)
+      await waitFor(() => t.deliveries(quickSub.subscription.id), (d) => d.length === 3 && d.every((x) => x.status === 'delivered'))
+      // The slow receiver has had the requests but not answered one yet: still pending there.
+      expect((await t.deliveries(slowSub.subscription.id)).map((x) => x.status)).toEqual(['pending', 'pending', 'pending'])
+      await waitFor(() => t.deliveries(slowSub.subscription.id), (d) => d.length === 3 && d.every((x) => x.status === 'delivered'), 20_000)
+      expect(receiver.at('/slow-receiver')).toHaveLength(3)
+      expect(receiver.at('/quick-receiver')).toHaveLength(3)
+
+      const temporal = await connectClient(inject('temporalAddress'), 'default')
+      try {
+        const ids = await waitFor(async () => {
+          const found: string[] = []
+          for await (const wf of temporal.workflow.list({ query: `CompanyId = "${t.company.company_id}" AND WorkflowType = "webhookDeliveries"` })) found.push(wf.workflowId)
+          return [...new Set(found)].sort()
+        }, (found) => found.length === 2, 15_000, 250)
+        expect(ids).toEqual([slowSub, quickSub].map((x) => webhookDeliveriesWorkflowId({ companyId: t.company.company_id, subscriptionId: x.subscription.id })).sort())
+      } finally {
+        await temporal.connection.close()
+      }
+    })
+
+    it('continues as new after its passes, keeping CompanyId on every run, and loses no delivery across runs', async () => {
+      const t = await companyOn(fast, receiver)
+      const { subscription } = await t.subscribe('/continued')
+      const keys = { companyId: t.company.company_id, subscriptionId: subscription.id }
+      const workflowId = webhookDeliveriesWorkflowId(keys)
+      const temporal = await connectClient(inject('temporalAddress'), 'default')
+      try {
+        // Started here with two passes a run (the dispatcher then only signals it).
+        await temporal.workflow.start('webhookDeliveries', {
+          taskQueue: fast.config.TEMPORAL_TASK_QUEUE, workflowId, args: [{ ...keys, scheduleMs: [0, 50, 100], idleMs: 60_000, passesPerRun: 2 }],
+          typedSearchAttributes: [{ key: CompanyIdKey, value: t.company.company_id }],
+        })
+        for (let i = 1; i <= 5; i++) {
+          await t.lead(`Continued ${i}`)
+          await arrived('/continued', i)
+        }
+        await waitFor(() => t.deliveries(subscription.id), (d) => d.length === 5 && d.every((x) => x.status === 'delivered'))
+        const runs = await waitFor(async () => {
+          const found: string[] = []
+          for await (const wf of temporal.workflow.list({ query: `CompanyId = "${t.company.company_id}" AND WorkflowId = "${workflowId}"` })) found.push(wf.runId)
+          return found
+        }, (found) => found.length >= 3, 15_000, 250)
+        expect(runs.length).toBeGreaterThanOrEqual(3)
+        expect(new Set(receiver.at('/continued').map((h) => header(h, 'webhook-id'))).size).toBe(5)
+      } finally {
+        await temporal.workflow.getHandle(workflowId).terminate('test done').catch(() => {})
+        await temporal.connection.close()
+      }
     })
   })
 })

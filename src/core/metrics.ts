@@ -10,8 +10,8 @@ const OUTBOXES = {
   // Workflow starts committed but not yet started (the relay's pending_workflow_outbox).
   workflow: `select count(*)::int as backlog, extract(epoch from now() - min(created_at))::float8 as age
     from pending_workflow_outbox('0 seconds'::interval, $1)`,
-  // Webhook deliveries written by the event trigger whose workflow has not started (the dispatcher's
-  // function returns no timestamp, so this one has a backlog and no age).
+  // Webhook deliveries written by the event trigger whose subscription's workflow has not been
+  // signalled for them yet (the function returns no timestamp, so this one has a backlog and no age).
   webhook_deliveries: 'select count(*)::int as backlog, null::float8 as age from unstarted_webhook_deliveries($1)',
 } as const
 

@@ -85,6 +85,33 @@ export class WorkflowDispatcher {
   }
 
   /**
+   * Signals the workflow, starting it first when no run with its id is open (one round trip, much
+   * cheaper for the server than a start when the run is already there). For long-lived workflows
+   * woken per batch of work. False, logged, when the call failed; never throws.
+   */
+  async signalWithStart(spec: WorkflowSpec, signal: SignalDefinition<[]>): Promise<{ started: boolean; error?: string }> {
+    const definition = this.definitions.get(spec.workflowType)
+    if (!definition) return { started: false, error: `no workflow definition for ${spec.workflowType}` }
+    try {
+      // A signal-with-start always signals an open run (the conflict policy is implied); the reuse
+      // policy says whether a closed run's id may start again.
+      await this.client.workflow.signalWithStart(spec.workflowType, {
+        taskQueue: this.taskQueue,
+        workflowId: spec.workflowId,
+        args: [spec.input],
+        signal,
+        signalArgs: [],
+        workflowIdReusePolicy: definition.idReusePolicy,
+        typedSearchAttributes: [{ key: CompanyIdKey, value: spec.companyId }],
+      })
+      return { started: true }
+    } catch (error) {
+      this.logger.warn({ err: error, workflowId: spec.workflowId }, 'workflow signal-with-start failed; it will be retried')
+      return { started: false, error: String((error as Error).message ?? error) }
+    }
+  }
+
+  /**
    * Signals a workflow by id. Never throws: false when it is not running (finished, or never
    * started) or the signal could not be delivered (logged). Callers use signals to act sooner, never
    * as the only way: the workflow re-checks the database anyway.
@@ -249,7 +276,7 @@ export async function withTenantThenStart<T>(
 const DISPATCH_CONCURRENCY = 8
 
 /** fn over items, at most `limit` running at once; fn must not throw (dispatch settles its own errors). */
-async function eachAtMost<T>(limit: number, items: readonly T[], fn: (item: T) => Promise<unknown>): Promise<void> {
+export async function eachAtMost<T>(limit: number, items: readonly T[], fn: (item: T) => Promise<unknown>): Promise<void> {
   let next = 0
   const lane = async () => {
     while (next < items.length) await fn(items[next++]!)

@@ -2,8 +2,7 @@
 // so the test setup starts Postgres databases, Temporal and stripe-mock as for the suite). Real
 // scenarios run through the test app, with a "day" of one second: at least one run of every workflow
 // type the composition defines, and the cases replay must keep covering (an approval decided both
-// ways, a gated action approved, a follow-up and a chase stopped by their signal, a webhook delivered
-// after two failed attempts, a job flow nudged by jobs.complete). Each history is fetched with
+// ways, a gated action approved, a follow-up and a chase stopped by their signal, a job flow nudged by jobs.complete). Each history is fetched with
 // getHandle(id).fetchHistory() and written beside each workflow (src/domains/*/workflows/histories/). Re-record after a deliberate,
 // versioned change to a workflow; a failing replay without such a change is a nondeterminism bug.
 import { existsSync } from 'node:fs'
@@ -24,7 +23,6 @@ import { dailySummaryWorkflowId } from '../../src/domains/automations/daily-summ
 import { invoiceChaseWorkflowId } from '../../src/domains/automations/payment-chase/workflows/invoice-chase.js'
 import { quoteFollowUpWorkflowId } from '../../src/domains/automations/quote-follow-up/workflows/quote-follow-up.js'
 import { referralOfferWorkflowId } from '../../src/domains/automations/client-outreach/workflows/referral-offer.js'
-import { webhookDeliveryWorkflowId } from '../../src/domains/webhooks/workflows/webhook-delivery.js'
 import { historiesDir, writeFixtures, type HistoryFixture } from './histories.js'
 
 const EventType = proto.api.enums.v1.EventType
@@ -114,7 +112,7 @@ it('records a history of every workflow type and of each case replay must cover'
     return invoice
   }
 
-  // instantResponse and webhookDelivery (delivered at once), reminderTimer (due in a second), processLead.
+  // instantResponse, reminderTimer (due in a second), processLead.
   const first = await lead(ca, 'Replay Lead')
   await tool(ca, 'reminders.create', { title: 'Call back', due_at: new Date(Date.now() + 1000).toISOString(), lead_id: first.id, notify: 'email' })
   await tool(ca, 'workflows.process_lead', { lead_id: first.id })
@@ -157,13 +155,10 @@ it('records a history of every workflow type and of each case replay must cover'
   // dailySummary: one fire of the company's Temporal Schedule.
   await temporal.schedule.getHandle(dailySummaryWorkflowId({ companyId: a.company_id })).trigger()
 
-  // Company B: decisions on held actions, and a webhook receiver that fails twice before it answers.
+  // Company B: decisions on held actions. (Webhook deliveries are recorded by their own folder's recorder.)
   const b = await onboard(app, { plan: 'business', stripe_payment_method_id: 'pm_card_visa' })
   const cb = await connectHttp(app, b.api_key)
   clients.push(cb)
-  receiver.answer('/retried', (n) => (n < 3 ? { status: 500 } : { status: 200 }))
-  const hook = await app.call('POST', '/api/v1/webhooks', { key: b.api_key, body: { url: receiver.url('/retried'), events: ['lead.created'] } })
-  expect(hook.status).toBe(201)
   await tool(cb, 'workflows.toggle', { workflow_id: 'team_notify', require_approval: true })
   await tool(cb, 'workflows.toggle', { workflow_id: 'referral_program', enabled: true, require_approval: true, settings: { delay_days: 0, reward_type: 'credit', reward_amount: 40 } })
   const approved = await tool(cb, 'workflows.team_notify', { message: 'Replay: approved', recipients: ['0412 888 002'] })
@@ -181,11 +176,6 @@ it('records a history of every workflow type and of each case replay must cover'
   const held = (await tool(cb, 'workflows.pending_actions', { workflow_id: 'referral_program' })).actions
   expect(held).toHaveLength(1)
   expect((await tool(cb, 'workflows.approve_action', { action_id: held[0].id })).action.status).toBe('executed')
-  const [delivery] = await waitFor(
-    () => app.owner<{ id: string; status: string }[]>`select id, status from webhook_deliveries where subscription_id = ${hook.body.subscription.id}`,
-    (rows) => rows[0]?.status === 'delivered', 30_000,
-  )
-  cases.set(webhookDeliveryWorkflowId({ companyId: b.company_id, deliveryId: delivery!.id, run: 0 }), 'retried')
 
   // Every named case finished as its name says, and every type has a finished run.
   for (const id of cases.keys()) await temporal.workflow.getHandle(id).result()

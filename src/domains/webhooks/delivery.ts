@@ -1,3 +1,6 @@
+// The per-delivery workflow's attempt activity, kept (with webhookDelivery) only while runs started
+// before the per-subscription design (delivery-batch.ts) finish; also the retry schedule, the body
+// and the owner's notice, which both designs use.
 // One delivery attempt: the event as stored (the resource after the change), enveloped, signed with
 // the subscription's secret (and the previous one during a rotation), POSTed to an address that is
 // checked when connected to, and recorded once per (delivery, run, attempt).
@@ -22,16 +25,17 @@ export const webhookDeliveryDefinition = defineWorkflow<WebhookDeliveryActivitie
   id: webhookDeliveryWorkflowId,
   idConflictPolicy: 'USE_EXISTING',
   idReusePolicy: 'REJECT_DUPLICATE',
-  description: 'Delivers one event to one webhook subscription with retries; one run per delivery and redelivery, each attempt recorded once.',
+  description: 'No longer started (webhookDeliveries replaced it): delivers one event to one subscription with retries, one run per delivery; registered until the runs begun before drain.',
 })
 
 export const DEFAULT_RETRY_SCHEDULE_MS = [0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000]
 export const MAX_PAYLOAD_BYTES = 20_000
 
-export function deliveryRunInput(deps: Deps, d: { companyId: string; deliveryId: string; run: number }): WebhookDeliveryInput {
+/** Delay before each attempt, ms: WEBHOOK_RETRY_SCHEDULE_MS, or the default. */
+export function retrySchedule(deps: Deps): number[] {
   const configured = deps.config.WEBHOOK_RETRY_SCHEDULE_MS
   const scheduleMs = configured ? configured.split(',').map((s) => Number(s.trim())).filter((n) => Number.isFinite(n) && n >= 0) : DEFAULT_RETRY_SCHEDULE_MS
-  return { ...d, scheduleMs: scheduleMs.length ? scheduleMs : DEFAULT_RETRY_SCHEDULE_MS }
+  return scheduleMs.length ? scheduleMs : DEFAULT_RETRY_SCHEDULE_MS
 }
 
 /** The body a receiver gets: the envelope with the full resource, or a pointer when it would pass 20 KB. */
@@ -114,7 +118,7 @@ async function attempt(deps: Deps, input: AttemptInput): Promise<AttemptResult> 
 }
 
 /** The owner hears that a subscription was switched off, once (the key is the subscription). */
-async function tellOwner(deps: Deps, companyId: string, n: { subscriptionId: string; url: string; at: Date }) {
+export async function tellOwner(deps: Deps, companyId: string, n: { subscriptionId: string; url: string; at: Date }) {
   const company = await withTenant(deps.db, companyId, findCompanyContact)
   const text = `Webhook deliveries to ${n.url} have failed for ${deps.config.WEBHOOK_DISABLE_AFTER_DAYS} days, so the subscription ${n.subscriptionId} was disabled on ${n.at.toISOString()}. Fix the endpoint, subscribe it again, and recover the failed deliveries (POST /api/v1/webhooks/{id}/recover).`
   await sendMessage(deps, {

@@ -1,13 +1,20 @@
-// Starts the delivery workflows of events just committed. The trigger on event_outbox writes the
-// deliveries in the event's own transaction and NOTIFYs at commit; this wakes on that at once and
-// also sweeps on a timer, so a delivery whose start was lost (a crash between commit and start)
-// starts within the sweep interval. Starting twice is harmless: the workflow id is the delivery's.
+// Wakes the delivery workflows of subscriptions with new deliveries. The trigger on event_outbox
+// writes the deliveries in the event's own transaction and NOTIFYs at commit (a redelivery does the
+// same); this wakes on that at once and also sweeps on a timer. Per pass it signals each
+// subscription's workflow once (signalWithStart: it starts the run if none is open) for all of that
+// subscription's new deliveries, then marks those deliveries signalled (workflow_started_at). A
+// crash between commit and signal leaves them unmarked, so the sweep signals within its interval;
+// signalling twice is harmless (the workflow reads what is due from the database).
 import type { Deps } from '../../core/deps.js'
 import { workflowStart } from '../../temporal/contract.js'
-import { deliveryRunInput, webhookDeliveryDefinition } from './delivery.js'
-import { markDeliveriesStarted, unstartedDeliveries } from './queries.js'
+import { eachAtMost } from '../../temporal/outbox.js'
+import { deliveriesRunInput, webhookDeliveriesDefinition } from './delivery-batch.js'
+import { deliveriesPendingSignal } from './workflows/webhook-deliveries.js'
+import { markDeliveriesStarted, unsignalledDeliveries } from './queries.js'
 
-const BATCH = 200
+const BATCH = 500
+/** Signals in flight at once (each one round trip to Temporal). */
+const SIGNALS_AT_ONCE = 20
 
 export class WebhookDispatcher {
   private timer: NodeJS.Timeout | null = null
@@ -46,18 +53,23 @@ export class WebhookDispatcher {
 
   private async drain(): Promise<void> {
     for (;;) {
-      const rows = await unstartedDeliveries(this.deps.db.app, BATCH)
+      const rows = await unsignalledDeliveries(this.deps.db.app, BATCH)
       if (!rows.length || this.stopped) return
-      const started: string[] = []
-      // Starts in parallel, a few at a time: each is one round trip to Temporal.
-      for (let i = 0; i < rows.length; i += 20) {
-        const slice = rows.slice(i, i + 20)
-        const results = await Promise.all(slice.map((r) =>
-          this.deps.workflows.start(workflowStart(webhookDeliveryDefinition, deliveryRunInput(this.deps, { companyId: r.company_id, deliveryId: r.id, run: 0 })))))
-        slice.forEach((r, k) => results[k]!.started && started.push(r.id))
+      const bySubscription = new Map<string, { companyId: string; subscriptionId: string; ids: string[] }>()
+      for (const r of rows) {
+        const entry = bySubscription.get(r.subscription_id) ?? { companyId: r.company_id, subscriptionId: r.subscription_id, ids: [] }
+        entry.ids.push(r.id)
+        bySubscription.set(r.subscription_id, entry)
       }
-      if (started.length) await markDeliveriesStarted(this.deps.db.app, started)
-      if (started.length < rows.length) return // some starts failed: the sweep tries again
+      // Only the deliveries read before the signal are marked: one committed after it is read by the
+      // next pass and signalled again, so the workflow cannot have drained before it existed unseen.
+      const signalled: string[] = []
+      await eachAtMost(SIGNALS_AT_ONCE, [...bySubscription.values()], async (s) => {
+        const spec = workflowStart(webhookDeliveriesDefinition, deliveriesRunInput(this.deps, s))
+        if ((await this.deps.workflows.signalWithStart(spec, deliveriesPendingSignal)).started) signalled.push(...s.ids)
+      })
+      if (signalled.length) await markDeliveriesStarted(this.deps.db.app, signalled)
+      if (signalled.length < rows.length) return // some signals failed: the sweep tries again
     }
   }
 

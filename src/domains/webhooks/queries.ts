@@ -106,15 +106,22 @@ export async function lockFailedDeliveriesSince(tx: postgres.TransactionSql, sub
       where subscription_id = ${subscriptionId} and status = 'failed' and created_at >= ${since} order by created_at limit 1000 for no key update`
 }
 
-/** Pending again, as redelivery number `run`. */
-export async function reopenDelivery(tx: postgres.TransactionSql, id: string, run: number): Promise<void> {
-  await tx`update webhook_deliveries set redeliveries = ${run}, status = 'pending', delivered_at = null where id = ${id}`
+/** Pending again, as redelivery number `run`, its first attempt due now and not yet signalled to its workflow. */
+export async function reopenDelivery(tx: postgres.TransactionSql, id: string, run: number, now: Date): Promise<void> {
+  await tx`update webhook_deliveries set redeliveries = ${run}, status = 'pending', delivered_at = null,
+             next_attempt = 1, next_attempt_at = ${now}, workflow_started_at = null where id = ${id}`
+}
+
+/** Wakes the dispatcher at commit, as the fan-out trigger does for new deliveries. */
+export async function notifyDispatcher(tx: postgres.TransactionSql): Promise<void> {
+  await tx`select pg_notify('webhook_deliveries', '')`
 }
 
 // Dispatching (dispatcher.ts), across companies.
 
-export async function unstartedDeliveries(sql: Sql, batch: number): Promise<{ id: string; company_id: string }[]> {
-  return sql<{ id: string; company_id: string }[]>`select id, company_id from unstarted_webhook_deliveries(${batch})`
+/** Deliveries whose subscription's workflow has not been signalled for them yet (workflow_started_at null). */
+export async function unsignalledDeliveries(sql: Sql, batch: number): Promise<{ id: string; company_id: string; subscription_id: string }[]> {
+  return sql<{ id: string; company_id: string; subscription_id: string }[]>`select id, company_id, subscription_id from unsignalled_webhook_deliveries(${batch})`
 }
 
 export async function markDeliveriesStarted(sql: Sql, ids: string[]): Promise<void> {

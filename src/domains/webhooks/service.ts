@@ -8,16 +8,14 @@ import type { Principal } from '../../core/access.js'
 import { AppError, notFound, validationError } from '../../core/errors.js'
 import { pageEnvelope, pageFrom } from '../../core/paging.js'
 import { withTenant } from '../../db/sql.js'
-import { withTenantThenStart } from '../../temporal/outbox.js'
-import { workflowStart } from '../../temporal/contract.js'
 import { canonicalEvents, SUBSCRIBABLE_EVENT_NAMES } from './events.js'
 import { checkWebhookUrl } from './http-post.js'
 import { newWebhookSecret } from './signing.js'
 import type { ListDeliveriesInput, ListSubscriptionsInput, RecoverInput, SubscribeInput } from './schema.js'
-import { deliveryRunInput, webhookDeliveryDefinition } from './delivery.js'
+import { webhookDeliveriesWorkflowId } from './workflows/webhook-deliveries.js'
 import {
   findDeliveryRow, findSubscriptionState, insertSubscription, listAttemptRows, listDeliveryRows, listSubscriptionRows, lockFailedDeliveriesSince,
-  lockSubscription, markSubscriptionRemoved, reopenDelivery, rotateSubscriptionSecret, subscriptionExists, type DeliveryRow, type SubscriptionRow,
+  lockSubscription, markSubscriptionRemoved, notifyDispatcher, reopenDelivery, rotateSubscriptionSecret, subscriptionExists, type DeliveryRow, type SubscriptionRow,
 } from './queries.js'
 
 const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000
@@ -101,35 +99,39 @@ export async function listDeliveries(deps: Deps, principal: Principal, input: St
   })
 }
 
-async function redeliverRows(deps: Deps, tx: postgres.TransactionSql, start: Parameters<Parameters<typeof withTenantThenStart>[2]>[1], companyId: string, rows: DeliveryRow[]) {
+/**
+ * Each row pending again as its next run, due now; the dispatcher (woken by the NOTIFY at commit,
+ * or its sweep after a crash) signals the subscription's delivery workflow. The answer names that
+ * workflow once per delivery.
+ */
+async function redeliverRows(deps: Deps, tx: postgres.TransactionSql, companyId: string, rows: DeliveryRow[]) {
   const ids: string[] = []
   for (const row of rows) {
-    const run = row.redeliveries + 1
-    await reopenDelivery(tx, row.id, run)
-    const item = await start(workflowStart(webhookDeliveryDefinition, deliveryRunInput(deps, { companyId, deliveryId: row.id, run })))
-    ids.push(item.workflow_id)
+    await reopenDelivery(tx, row.id, row.redeliveries + 1, deps.clock.now())
+    ids.push(webhookDeliveriesWorkflowId({ companyId, subscriptionId: row.subscription_id }))
   }
+  if (ids.length) await notifyDispatcher(tx)
   return ids
 }
 
 export async function redeliver(deps: Deps, principal: Principal, id: string) {
-  return withTenantThenStart(deps, principal.companyId, async (tx, start) => {
+  return withTenant(deps.db, principal.companyId, async (tx) => {
     const row = await findDeliveryRow(tx, id, { forUpdate: true })
     if (!row) throw notFound('Webhook delivery')
     const sub = await findSubscriptionState(tx, row.subscription_id)
     if (sub.deleted_at || sub.status !== 'active') throw new AppError('conflict', 'The subscription is disabled or removed; subscribe again (or fix the endpoint and subscribe anew) to receive deliveries.', { subscription_status: sub.deleted_at ? 'removed' : sub.status })
-    const [workflowId] = await redeliverRows(deps, tx, start, principal.companyId, [row])
+    const [workflowId] = await redeliverRows(deps, tx, principal.companyId, [row])
     const after = await findDeliveryRow(tx, id)
     return { delivery: (await presentDeliveries(tx, [after!]))[0]!, workflow_id: workflowId! }
   })
 }
 
 export async function recover(deps: Deps, principal: Principal, input: Static<typeof RecoverInput>) {
-  return withTenantThenStart(deps, principal.companyId, async (tx, start) => {
+  return withTenant(deps.db, principal.companyId, async (tx) => {
     const sub = await findSubscription(tx, input.id)
     if (sub.status !== 'active') throw new AppError('conflict', 'The subscription is disabled; subscribe the fixed endpoint again, then recover.', { subscription_status: sub.status })
     const rows = await lockFailedDeliveriesSince(tx, input.id, input.since)
-    const ids = await redeliverRows(deps, tx, start, principal.companyId, rows)
+    const ids = await redeliverRows(deps, tx, principal.companyId, rows)
     return { redelivered: ids.length, workflow_ids: ids }
   })
 }

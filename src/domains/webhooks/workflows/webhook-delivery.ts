@@ -1,3 +1,5 @@
+// No longer started: webhookDeliveries (one run per subscription) replaced it. Kept unchanged, with its
+// replay fixture, so runs begun before that change replay and finish; delete once none is open.
 // Delivers one event to one subscription: attempts at the schedule's delays (immediately, 5 s,
 // 5 min, 30 min, 2 h, 5 h, 10 h, 10 h by default; later when the receiver's Retry-After asks),
 // stopping at the first success, at 410 Gone, or when the subscription is disabled. Each attempt is
