@@ -168,19 +168,24 @@ export function chartSvg(summary: Summary): string {
     out.push(`<text x="12" y="${y + 16}" font-weight="bold">${xml(clip(r.name, 36))}</text>`)
     out.push(`<text x="12" y="${y + 31}" fill="#555" font-size="11">${xml(h.ratio === null ? 'no baseline' : `${h.better} is better`)}${r.quick ? ', quick' : ''}</text>`)
     if (h.ratio === null) {
+      // Its figures on one line and its goal on the next, where the bar would be, over the grid.
+      out.push(`<rect x="${barX - 2}" y="${y + 2}" width="${width - barX}" height="${rowH - 4}" fill="white"/>`)
       const figures = Object.entries(h.figures).map(([k, v]) => `${k} ${number(v)}`).join(' · ')
-      out.push(`<text x="${barX}" y="${y + 22}" fill="#444">${xml(clip(figures + (h.goal ? ` (goal: ${h.goal}${h.met === undefined ? '' : h.met ? ', met' : ', not met'})` : ''), 95))}</text>`)
+      out.push(`<text x="${barX}" y="${y + 16}" fill="#333">${xml(clip(figures, 88))}</text>`)
+      if (h.goal) out.push(`<text x="${barX}" y="${y + 31}" fill="#555" font-size="11">${xml(clip(`goal: ${h.goal}${h.met === undefined ? '' : h.met ? ', met' : ', not met'}`, 100))}</text>`)
       return
     }
     const colour = h.met === undefined ? '#1565c0' : h.met ? '#2e7d32' : '#c62828'
     const end = x(h.ratio)
     out.push(`<rect x="${barX}" y="${y + 7}" width="${Math.max(end - barX, 1).toFixed(1)}" height="${rowH - 16}" fill="${colour}" rx="2"/>`)
-    out.push(`<text x="${(end + 6).toFixed(1)}" y="${y + 24}" font-weight="bold">${number(h.ratio)}${h.ratio > max ? ' ›' : ''}</text>`)
     const goal = goalRatio(h.goal)
     if (goal !== null) {
       const gx = x(goal).toFixed(1)
       out.push(`<line x1="${gx}" y1="${y + 3}" x2="${gx}" y2="${y + rowH - 5}" stroke="#000" stroke-width="2.5"/>`)
     }
+    // The value after the bar, or after the goal's tick when the bar stops short of it.
+    const labelX = Math.max(end, goal === null ? end : x(goal)) + 6
+    out.push(`<text x="${labelX.toFixed(1)}" y="${y + 24}" font-weight="bold">${number(h.ratio)}${h.ratio > max ? ' ›' : ''}</text>`)
   })
   out.push('</svg>')
   return out.join('\n') + '\n'

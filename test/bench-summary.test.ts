@@ -109,7 +109,8 @@ describe('the load suite summary', () => {
     expect(svg.match(/stroke-width="2.5"/g)).toHaveLength(1)
     // Labels are escaped: every < begins an element.
     expect(svg).not.toMatch(/<(?![a-z/])/)
-    expect(svg).toContain('p99 ms &lt;&amp;&gt; 225 (goal: every SMS within 30 s, met)')
+    expect(svg).toContain('p99 ms &lt;&amp;&gt; 225</text>')
+    expect(svg).toContain('goal: every SMS within 30 s, met')
     expect(svg).not.toContain('automations')
   })
 
