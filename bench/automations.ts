@@ -12,7 +12,7 @@ import { withTenantThenStart } from '../src/temporal/outbox.js'
 import { startInvoiceChase } from '../src/domains/automations/payment-chase/chase-payment.js'
 import { startQuoteFollowUp } from '../src/domains/automations/quote-follow-up/follow-up-quote.js'
 import { companyTimeZone } from '../src/core/company-time.js'
-import { startBenchService } from './harness.js'
+import { reportResult, startBenchService } from './harness.js'
 
 const chases = Number(process.env.CHASES ?? 500)
 const followUps = Number(process.env.FOLLOW_UPS ?? 500)
@@ -97,13 +97,19 @@ const summary = (kind?: string) => {
   return { handed: ms.length, p50_ms: pct(50), p90_ms: pct(90), max_ms: pct(100) }
 }
 const all = summary()
-service.report('automations', {
+const withinGoal = handed >= target && all.max_ms !== null && all.max_ms < GOAL_MS
+reportResult('automations', {
+  headline: {
+    ratio_of: `no baseline: ${chases} payment chases + ${followUps} quote follow-ups started at once -> every first reminder handed over`,
+    ratio: null, better: 'lower', goal: `all within ${GOAL_MS / 1000} s`, met: withinGoal,
+    figures: { 'all handed ms': handed >= target ? all.max_ms : null, 'p50 ms': all.p50_ms, handed, 'peak RSS MB': mb(peakRss) },
+  },
   chases, follow_ups: followUps, start_batch: batch, automation_day_ms: 1000,
   starts_committed_and_dispatched_ms: startsMs,
   first_reminders_handed: handed,
   all_first_reminders_handed_ms: handed >= target ? all.max_ms : null,
   goal_ms: GOAL_MS,
-  within_goal: handed >= target && all.max_ms !== null && all.max_ms < GOAL_MS,
+  within_goal: withinGoal,
   chase: summary('chase'),
   follow_up: summary('follow_up'),
   memory_mb: { rss_before_start: mb(rssBefore), peak_rss: mb(peakRss), note: 'one process: API, Temporal worker and this driver (the dev server is a separate process)' },

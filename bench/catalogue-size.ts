@@ -2,7 +2,7 @@
 // (JSON characters / 4) of tools/list (all pages; the core toolset; one toolset; a named listing)
 // and of five common tool results, text part and structuredContent separately. Not a load test.
 // Run: npx tsx bench/catalogue-size.ts
-import { startBenchService } from './harness.js'
+import { reportResult, startBenchService } from './harness.js'
 
 const service = await startBenchService('Bench Catalogue Plumbing')
 // As a current client sends it after initialize (older revisions have no structuredContent).
@@ -65,7 +65,12 @@ const job = await call('jobs.create', { lead_id: leadId, quote_id: quote.output.
 const completed = await call('jobs.complete', { job_id: job.output.job.id, satisfaction_rating: 5, completion_notes: 'Installed and tested' })
 const dashboard = await call('analytics.dashboard', {})
 
-service.report('catalogue-size', {
+reportResult('catalogue-size', {
+  headline: {
+    ratio_of: 'no baseline: MCP tools/list of every tool, tokens (JSON characters / 4)', ratio: null, better: 'lower',
+    goal: 'at most 40,000 tokens', met: lists.full.tokens <= 40_000,
+    figures: { 'tools': lists.full.tools, 'full listing tokens': lists.full.tokens, 'core toolset tokens': 'tokens' in lists.core_toolset ? lists.core_toolset.tokens : null },
+  },
   token_estimate: 'JSON characters / 4',
   tools_list: lists,
   tool_results: {

@@ -1,15 +1,25 @@
 // Shared benchmark plumbing: a real service (its own database, an embedded or given Temporal) and
 // autocannon run as a separate process so the load generator does not share the server's event loop.
-import { spawn } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { cpus, loadavg, tmpdir } from 'node:os'
+import { basename, join } from 'node:path'
 import { pino } from 'pino'
 import { loadConfig, type Config } from '../src/config.js'
 import { connect, type Sql } from '../src/db/sql.js'
 import { startRuntime, type Runtime } from '../src/runtime.js'
 import { startDevServer, type DevServer } from '../src/temporal/dev-server.js'
+
+// BENCH_QUICK=1 (`npm run bench:quick`): short runs that check the suite works end to end; their
+// figures are marked quick and are not for comparing. The knobs are the ones the benches already
+// read, set here because a bench's own body runs after its imports (this module), so every bench
+// honours quick mode without code of its own; a knob set explicitly still wins.
+export const QUICK = process.env.BENCH_QUICK === '1'
+const QUICK_KNOBS: Record<string, string> = {
+  BENCH_SECONDS: '3', BENCH_ROUNDS: '1', LEADS: '50', WEBHOOK_EVENTS: '100', CHASES: '100', FOLLOW_UPS: '100',
+}
+if (QUICK) for (const [knob, value] of Object.entries(QUICK_KNOBS)) process.env[knob] ??= value
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -34,7 +44,7 @@ export interface BenchService {
   companyId: string
   /** Superuser connection to the benchmark database. */
   owner: Sql
-  /** Writes bench/results/<name>.json and prints the report. */
+  /** The same as reportResult, without requiring a headline (kept for benches written before it). */
   report(name: string, report: Record<string, unknown>): void
   /** Stops the service and drops its database. */
   stop(): Promise<void>
@@ -84,12 +94,7 @@ export async function startBenchService(businessName: string, configOverrides: P
     key,
     companyId,
     owner,
-    report(name, report) {
-      const full = { date: new Date().toISOString(), machine: `${process.platform} ${process.arch}, node ${process.version}`, ...report }
-      console.log(JSON.stringify(full, null, 2))
-      mkdirSync('bench/results', { recursive: true })
-      writeFileSync(`bench/results/${name}.json`, JSON.stringify(full, null, 2) + '\n')
-    },
+    report: writeResult,
     async stop() {
       await owner.end()
       await runtime.stop()
@@ -130,5 +135,63 @@ export async function autocannon(url: string, options: { connections: number; se
     non2xx: r.non2xx,
     errors: r.errors,
     total: r.requests.total,
+  }
+}
+
+/**
+ * The figure a bench is read by. Where the bench has a plain baseline measured in the same process
+ * (a bare handler, the activity alone, the meter off), the ratio to it: absolute figures on a shared
+ * two-core machine swing with the neighbours, a ratio of two rounds taken side by side much less.
+ */
+export interface Headline {
+  /** What is divided by what, e.g. 'GET /api/v1/usage ÷ bare Koa route, requests/s'. */
+  ratio_of: string
+  /** measured / baseline; null when the bench has no baseline (a latency, a size). */
+  ratio: number | null
+  /** Which way is better: throughput ratios 'higher', latency and growth ratios 'lower'. */
+  better: 'higher' | 'lower'
+  /** The goal set for it, as a ratio bound ('>= 0.8', drawn on the chart) or in words. */
+  goal?: string
+  met?: boolean
+  /** The absolute figures behind the ratio (and the bench's other key ones), labelled with units. */
+  figures: Record<string, number | null>
+}
+
+/**
+ * Writes bench/results/<name>.json (what the runner's summary reads) and prints it: the bench's
+ * figures with when, on what code and on what machine they were taken.
+ */
+export function reportResult(name: string, figures: { headline: Headline } & Record<string, unknown>): void {
+  writeResult(name, figures)
+}
+
+function writeResult(name: string, figures: Record<string, unknown>): void {
+  const full = {
+    date: new Date().toISOString(),
+    commit: gitCommit(),
+    node: process.version,
+    machine: { platform: `${process.platform} ${process.arch}`, cpus: cpus().length, cpu_model: cpus()[0]?.model ?? null, load_average: loadavg().map((v) => Math.round(v * 100) / 100) },
+    script: basename(process.argv[1] ?? ''),
+    quick: QUICK,
+    // Set by bench/run-all.ts: tells the summary which results this run wrote and which are older.
+    run_id: process.env.BENCH_RUN_ID ?? null,
+    ...figures,
+  }
+  console.log(JSON.stringify(full, null, 2))
+  mkdirSync('bench/results', { recursive: true })
+  writeFileSync(`bench/results/${name}.json`, JSON.stringify(full, null, 2) + '\n')
+}
+
+/**
+ * The short commit, with -dirty when tracked files differ from it (bar the results a run itself
+ * rewrites); null outside a git checkout.
+ */
+function gitCommit(): string | null {
+  try {
+    const sha = execFileSync('git', ['rev-parse', '--short=10', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no', '--', '.', ':(exclude)bench/results', ':(exclude)bench/README.md'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()
+    return dirty ? `${sha}-dirty` : sha
+  } catch {
+    return null
   }
 }

@@ -1,6 +1,6 @@
 // The same read two ways on the same data: MCP tools/call leads.list vs REST GET /leads (50 leads
 // per page out of 200). Run: npx tsx bench/mcp-vs-rest-leads.ts
-import { autocannon, startBenchService } from './harness.js'
+import { autocannon, reportResult, startBenchService } from './harness.js'
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 20)
@@ -25,11 +25,16 @@ await autocannon(`${base}/api/v1/mcp`, { connections, seconds: 2, ...mcpOptions 
 const rest = await autocannon(restUrl, { connections, seconds, headers: auth })
 const mcp = await autocannon(`${base}/api/v1/mcp`, { connections, seconds, ...mcpOptions })
 
-service.report('mcp-vs-rest-leads', {
+const ratio = Math.round((mcp.requestsPerSecond / rest.requestsPerSecond) * 1000) / 1000
+reportResult('mcp-vs-rest-leads', {
+  headline: {
+    ratio_of: 'MCP tools/call leads.list ÷ REST GET /leads (50 of 200), requests/s', ratio, better: 'higher',
+    figures: { 'MCP req/s': Math.round(mcp.requestsPerSecond), 'REST req/s': Math.round(rest.requestsPerSecond), 'MCP p99 ms': mcp.p99, 'REST p99 ms': rest.p99 },
+  },
   connections, seconds, leads: 200, page_size: 50,
   rest_get_leads: rest,
   mcp_tools_call_leads_list: mcp,
-  ratio_rps_mcp_over_rest: Math.round((mcp.requestsPerSecond / rest.requestsPerSecond) * 1000) / 1000,
+  ratio_rps_mcp_over_rest: ratio,
   ratio_p99_mcp_over_rest: Math.round((mcp.p99 / Math.max(rest.p99, 1)) * 100) / 100,
 })
 await service.stop()

@@ -2,7 +2,7 @@
 // with the credit meter on against the same service with it off, in the same run, rounds
 // interleaved (off, on, off, on) so drift on a shared machine falls on both. Goal (issue 22): the
 // ratio of requests per second, on over off, at least 0.9. Run: npx tsx bench/wallet-charging.ts
-import { autocannon, startBenchService } from './harness.js'
+import { autocannon, reportResult, startBenchService } from './harness.js'
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 20)
@@ -36,12 +36,18 @@ for (let round = 0; round < rounds; round++) {
   on.push(run.requestsPerSecond)
 }
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length
-service.report('wallet-charging', {
+const ratio = Math.round((mean(on) / mean(off)) * 1000) / 1000
+reportResult('wallet-charging', {
+  headline: {
+    ratio_of: `MCP leads.list with every call charged ÷ with the meter off, requests/s, ${rounds} interleaved rounds`,
+    ratio, better: 'higher', goal: '>= 0.9', met: ratio >= 0.9,
+    figures: { 'charged req/s': Math.round(mean(on)), 'uncharged req/s': Math.round(mean(off)), 'cents charged': charged },
+  },
   connections, seconds, rounds, leads: 200, page_size: 50,
   rps_charging_off: off.map(Math.round),
   rps_charging_on: on.map(Math.round),
   cents_charged_while_on: charged,
-  ratio_rps_on_over_off: Math.round((mean(on) / mean(off)) * 1000) / 1000,
+  ratio_rps_on_over_off: ratio,
   goal: 'at least 0.9',
 })
 await service.stop()
