@@ -2,7 +2,10 @@
 // instant response runs activities) is one trace, from the HTTP request through the operation, its
 // SQL, the workflow start (through the outbox row's traceparent) and the activities; spans carry no
 // input values; the service's log lines inside it carry its ids; and with tracing off nothing is made.
-import { execFileSync } from 'node:child_process'
+import { execFile, execFileSync } from 'node:child_process'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { promisify } from 'node:util'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -124,6 +127,37 @@ describe('tracing', () => {
     expect(lines[1]).not.toHaveProperty('trace_id')
     expect(lines[2]!.trace_id).toBe(lines[2]!.expected)
     expect(lines[2]!.span_id).toMatch(/^[0-9a-f]{16}$/)
+  })
+
+  it('exports to an OTLP/HTTP collector when OTEL_EXPORTER_OTLP_ENDPOINT is set', async () => {
+    const received: { path: string; type: string; body: string }[] = []
+    const collector = createServer((req, res) => {
+      let body = ''
+      req.on('data', (c: Buffer) => (body += c.toString()))
+      req.on('end', () => {
+        received.push({ path: req.url!, type: req.headers['content-type'] ?? '', body })
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{}')
+      })
+    })
+    await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve))
+    try {
+      const endpoint = `http://127.0.0.1:${(collector.address() as AddressInfo).port}`
+      // A process of its own: this one already has its provider. stopTracing flushes the batch.
+      const script = `
+        import { startTracingFromConfig, stopTracing, withSpan } from './src/tracing.ts'
+        if (!await startTracingFromConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: ${JSON.stringify(endpoint)}, OTEL_SERVICE_NAME: 'otlp-probe' }, {})) throw new Error('not started')
+        await withSpan('probe span', { probe: true }, async () => {})
+        await stopTracing()
+      `
+      await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script])
+      expect(received.length).toBeGreaterThan(0)
+      expect(received[0]!.path).toBe('/v1/traces')
+      const body = received.map((r) => r.body).join('')
+      expect(body).toContain('probe span')
+      expect(body).toContain('otlp-probe')
+    } finally {
+      collector.close()
+    }
   })
 
   it('is off, at no cost, when not started: no span, no traceparent, no log fields', async () => {
