@@ -119,17 +119,22 @@ export function traceFields(): { trace_id?: string; span_id?: string } {
   return { trace_id: traceId, span_id: spanId }
 }
 
+const UNTRACED_PATHS = new Set(['/metrics', '/healthz', '/readyz'])
+
 /**
  * The HTTP server's request listener inside a server span: a caller's traceparent header is
  * continued, the span ends when the response is finished (or the connection closes). The path is
  * the one Koa logs (pathName redacts page tokens); the route is not known at this level, so the
- * operation's own span (core/execute.ts) names the operation.
+ * operation's own span (core/execute.ts) names the operation. Metrics scrapes and health probes are not traced.
  */
 export function tracedListener(listener: RequestListener, pathName: (path: string) => string): RequestListener {
   return (req: IncomingMessage, res: ServerResponse) => {
     if (!current) return listener(req, res)
+    const rawPath = (req.url ?? '/').split('?')[0]!
+    // Scrapes and probes come every few seconds and would bury the traces worth reading.
+    if (UNTRACED_PATHS.has(rawPath)) return listener(req, res)
     const parent: Context = propagation.extract(context.active(), req.headers)
-    const path = pathName((req.url ?? '/').split('?')[0]!)
+    const path = pathName(rawPath)
     const span = tracer().startSpan(`HTTP ${req.method}`, {
       kind: SpanKind.SERVER,
       attributes: { 'http.request.method': req.method ?? '', 'url.path': path },

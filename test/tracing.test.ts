@@ -99,6 +99,14 @@ describe('tracing', () => {
     expect(spans.find((s) => s.name === 'StartWorkflow:instantResponse')?.attributes).toMatchObject({ temporalWorkflowId: row!.workflow_id })
   })
 
+  it('leaves health probes and metrics scrapes out (they would bury the traces worth reading)', async () => {
+    exporter.reset()
+    for (const path of ['/healthz', '/readyz', '/metrics']) expect((await app.call('GET', path)).status).toBe(200)
+    expect((await app.call('GET', '/api/v1/leads', { key: company.api_key })).status).toBe(200)
+    const http = await waitFor(async () => exporter.getFinishedSpans().filter((s) => s.name.startsWith('HTTP ')), (spans) => spans.length > 0)
+    expect(http.map((s) => s.attributes['url.path'])).toEqual(['/api/v1/leads'])
+  })
+
   it('names a statement by its leading words only', () => {
     expect(statementName('\n    insert into leads (company_id, name) values ($1, $2)')).toBe('insert into leads')
     expect(statementName("begin; select set_config('app.company_id', '0b4f...', true)")).toBe('begin')

@@ -6,7 +6,7 @@
 // history from before tracing) takes the plain path: no span, and none of the extra yields that
 // interceptor adds when replaying a history it did not write, so old histories replay unchanged.
 import type {
-  ActivityInput, ContinueAsNewInput, LocalActivityInput, Next, StartChildWorkflowExecutionInput,
+  ActivityInput, LocalActivityInput, Next, StartChildWorkflowExecutionInput,
   WorkflowExecuteInput, WorkflowInboundCallsInterceptor, WorkflowInterceptors, WorkflowOutboundCallsInterceptor,
 } from '@temporalio/workflow'
 import { OpenTelemetryInboundInterceptor, OpenTelemetryInternalsInterceptor, OpenTelemetryOutboundInterceptor } from '@temporalio/interceptors-opentelemetry/lib/workflow/index.js'
@@ -14,7 +14,9 @@ import { OpenTelemetryInboundInterceptor, OpenTelemetryInternalsInterceptor, Ope
 /** The header @temporalio/interceptors-opentelemetry keeps the trace context in. */
 const TRACE_HEADER = '_tracer-data'
 
-type Outbound = Required<Pick<WorkflowOutboundCallsInterceptor, 'scheduleActivity' | 'scheduleLocalActivity' | 'startChildWorkflowExecution' | 'continueAsNew'>>
+// Not continueAsNew: a long-lived run that continues as new (a delivery loop) would otherwise keep one
+// trace open for as long as it lives; its next run starts untraced.
+type Outbound = Required<Pick<WorkflowOutboundCallsInterceptor, 'scheduleActivity' | 'scheduleLocalActivity' | 'startChildWorkflowExecution'>>
 
 /** Called once per workflow run: `traced` is decided by the run's start and holds for the run. */
 export const interceptors = (): WorkflowInterceptors => {
@@ -30,7 +32,6 @@ export const interceptors = (): WorkflowInterceptors => {
     scheduleActivity: (input: ActivityInput, next) => traced ? traced.outbound.scheduleActivity(input, next) : next(input),
     scheduleLocalActivity: (input: LocalActivityInput, next) => traced ? traced.outbound.scheduleLocalActivity(input, next) : next(input),
     startChildWorkflowExecution: (input: StartChildWorkflowExecutionInput, next) => traced ? traced.outbound.startChildWorkflowExecution(input, next) : next(input),
-    continueAsNew: (input: ContinueAsNewInput, next) => traced ? traced.outbound.continueAsNew(input, next) : next(input),
   }
   return {
     inbound: [inbound],
