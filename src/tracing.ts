@@ -32,6 +32,7 @@ export const tracingParts = (): { processor: SpanProcessor; resource: Resource }
  */
 export function startTracing(options: { exporter?: SpanExporter; processor?: SpanProcessor; serviceName?: string }): void {
   if (current) throw new Error('startTracing: tracing is already on in this process')
+  if (!options.processor && !options.exporter) throw new Error('startTracing: give an exporter or a span processor')
   const processor = options.processor ?? new BatchSpanProcessor(options.exporter!)
   const resource = new Resource({ 'service.name': options.serviceName ?? 'tradie-ops' })
   const provider = new NodeTracerProvider({ resource, spanProcessors: [processor] })
