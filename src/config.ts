@@ -31,6 +31,17 @@ const ConfigSchema = Type.Object({
   METRICS_TOKEN: Type.Optional(Type.String({ minLength: 1 })),
   /** The worker-only process serves GET /metrics on this port (the API serves it on PORT); unset: not served. */
   METRICS_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
+  /**
+   * OpenTelemetry traces (src/tracing.ts): the OTLP/HTTP collector's base address, e.g.
+   * http://otel-collector:4318 (spans go to {it}/v1/traces). Unset: tracing is off, at no cost.
+   */
+  OTEL_EXPORTER_OTLP_ENDPOINT: Type.Optional(Type.String({ minLength: 1 })),
+  OTEL_SERVICE_NAME: Type.String({ default: 'tradie-ops' }),
+  /**
+   * The Temporal SDK's own metrics (worker task latency, slots, polls): host:port its Prometheus
+   * endpoint listens on, e.g. 0.0.0.0:9464, set by the entry points (Runtime.install). Unset: not served.
+   */
+  TEMPORAL_METRICS_ADDRESS: Type.Optional(Type.String({ pattern: '^[^:]+:[0-9]+$' })),
   /** Trust X-Forwarded-For (set when running behind a proxy). */
   TRUST_PROXY: Type.Boolean({ default: false }),
   /** sandbox (default): local pay pages, no money moves. stripe: Stripe Billing for plans, Connect + Checkout for invoices. */

@@ -5,9 +5,12 @@ import { createLogger } from './logger.js'
 import { startRuntime } from './runtime.js'
 import { startMetricsServer } from './transports/metrics-server.js'
 import { onShutdown } from './shutdown.js'
+import { startTracingFromConfig, stopTracing } from './tracing.js'
 
 const config = loadConfig()
 const logger = createLogger(config.LOG_LEVEL)
+// Before the runtime: its Temporal client and worker take the tracing interceptors when made.
+if (await startTracingFromConfig(config)) logger.info({ endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT }, 'tracing to OTLP')
 if (!config.TEMPORAL_ADDRESS) throw new Error('TEMPORAL_ADDRESS is required for the worker-only process (use `npm start` for development).')
 const runtime = await startRuntime({ config, temporalAddress: config.TEMPORAL_ADDRESS, logger, api: false, relay: false, webhookDispatch: true })
 const metrics = config.METRICS_PORT === undefined ? null : await startMetricsServer(runtime.deps, config.METRICS_PORT, config.HOST)
@@ -15,4 +18,5 @@ logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE, metricsPort: metrics?.port 
 onShutdown(logger, async () => {
   await metrics?.stop()
   await runtime.stop()
+  await stopTracing() // flushes the spans still buffered
 })

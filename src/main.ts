@@ -6,9 +6,12 @@ import { createLogger } from './logger.js'
 import { startRuntime } from './runtime.js'
 import { startDevServer, type DevServer } from './temporal/dev-server.js'
 import { onShutdown } from './shutdown.js'
+import { startTracingFromConfig, stopTracing } from './tracing.js'
 
 const config = loadConfig()
 const logger = createLogger(config.LOG_LEVEL)
+// Before the runtime: its Temporal client and worker take the tracing interceptors when made.
+if (await startTracingFromConfig(config)) logger.info({ endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT }, 'tracing to OTLP')
 
 let devServer: DevServer | null = null
 let temporalUi = 'see your Temporal deployment'
@@ -39,5 +42,6 @@ onShutdown(logger, async () => {
     await runtime.stop()
   } finally {
     await devServer?.stop()
+    await stopTracing()
   }
 })

@@ -3,6 +3,8 @@
 import { createServer, type Server } from 'node:http'
 import { answerClientError } from './transports/http-errors.js'
 import { startupGate } from './transports/startup-gate.js'
+import { redactPath } from './transports/http-hygiene.js'
+import { tracedListener } from './tracing.js'
 import type { AddressInfo } from 'node:net'
 import { appDatabaseUrl, siteRoot, type Config } from './config.js'
 import { createLogger, type Logger } from './logger.js'
@@ -64,7 +66,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const clock = options.clock ?? systemClock
   const runWorker = options.worker ?? true
   // With the worker in this process, the client shares its connection so starts run eagerly.
-  const workerConnection = runWorker ? await connectWorker(logger, options.temporalAddress) : null
+  const workerConnection = runWorker ? await connectWorker(logger, options.temporalAddress, config.TEMPORAL_METRICS_ADDRESS) : null
   const client = await connectClient(options.temporalAddress, config.TEMPORAL_NAMESPACE, workerConnection ?? undefined)
   await ensureSearchAttributes(client, config.TEMPORAL_NAMESPACE)
   const workflows = new WorkflowDispatcher(client, db, config.TEMPORAL_TASK_QUEUE, logger, composition.workflows, {
@@ -113,7 +115,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     // Listen first so that, with PORT=0 (tests), the public URLs carry the real port.
     // Requests that arrive before the app is built wait at the gate instead of hanging unanswered.
     const gate = startupGate()
-    server = createServer(gate.listener)
+    server = createServer(tracedListener(gate.listener, redactPath))
     server.on('clientError', answerClientError)
     // Keep idle connections open longer than any client keeps them (undici ~4 s, load balancers ~60 s),
     // so the client always closes first: with Node's 5 s default a client could reuse a socket the

@@ -9,6 +9,8 @@ import type { CreditReceipt, Deps } from './deps.js'
 import { runWithCharge, type PendingCharge } from './charge-scope.js'
 import { AppError, fromDatabaseOutage, fromDataException } from './errors.js'
 import { metricsOf, type Metrics } from './metrics.js'
+import type { Span } from '@opentelemetry/api'
+import { withSpan } from '../tracing.js'
 import { acceptAliases } from './aliases.js'
 import { guardInput } from './input-guard.js'
 import { checkIdempotencyKey, claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey, requestHash } from './idempotency.js'
@@ -61,8 +63,15 @@ export const isWrite = (op: AnyOperation) => op.annotations.readOnlyHint !== tru
  */
 export const countsTowardQuota = (op: AnyOperation) => op.rest?.countsTowardQuota !== false
 
-/** Runs the pipeline, counted and timed (tradie_requests_total, tradie_request_duration_seconds). */
-export async function execute(op: AnyOperation, ctx: ExecuteContext, raw: Record<string, unknown>): Promise<Executed> {
+/**
+ * Runs the pipeline, counted and timed (tradie_requests_total, tradie_request_duration_seconds), in
+ * the operation's span when tracing is on (its SQL and workflow starts are its children).
+ */
+export function execute(op: AnyOperation, ctx: ExecuteContext, raw: Record<string, unknown>): Promise<Executed> {
+  return withSpan(`operation ${op.name}`, { operation: op.name, transport: ctx.transport }, (span) => counted(op, ctx, raw, span))
+}
+
+async function counted(op: AnyOperation, ctx: ExecuteContext, raw: Record<string, unknown>, span: Span | null): Promise<Executed> {
   const metrics = metricsOf(ctx.deps)
   const started = performance.now()
   let status = 500
@@ -76,6 +85,7 @@ export async function execute(op: AnyOperation, ctx: ExecuteContext, raw: Record
     throw error
   } finally {
     metrics.requests.inc({ operation: op.name, transport: ctx.transport, status: String(status) })
+    span?.setAttribute('status', status)
     metrics.duration.observe({ operation: op.name, transport: ctx.transport }, (performance.now() - started) / 1000)
   }
 }

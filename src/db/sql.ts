@@ -4,6 +4,7 @@ import { claimCharge } from '../core/charge-scope.js'
 import postgres from 'postgres'
 import { isUuid } from '../core/uuid.js'
 import { arrayTypes } from './array-types.js'
+import { traceQueries } from './query-spans.js'
 
 export type Sql = postgres.Sql
 /** A transaction handle or the pool; query functions accept either (postgres.js idiom). */
@@ -49,7 +50,7 @@ const reconnectDelaySeconds = (retries: number) =>
  * is capped (reconnectDelaySeconds above).
  */
 export function connect(url: string, options: ConnectOptions = {}): Sql {
-  return postgres(url, {
+  const sql = postgres(url, {
     max: options.max ?? 10,
     transform: { undefined: null },
     onnotice: options.onnotice ?? (() => {}),
@@ -58,6 +59,9 @@ export function connect(url: string, options: ConnectOptions = {}): Sql {
     types: arrayTypes,
     backoff: reconnectDelaySeconds,
   })
+  // One span per statement when tracing is on (query-spans.ts); wrapped once per process.
+  traceQueries(sql)
+  return sql
 }
 
 export function createDb(appUrl: string, options: { max?: number } = {}): Db {

@@ -1,14 +1,15 @@
 import { Client, Connection, type ConnectionLike } from '@temporalio/client'
 import { SEARCH_ATTRIBUTES } from './search-attributes.js'
+import { tracingClientInterceptors } from './tracing.js'
 
 /**
- * A client on its own connection, or on the in-process worker's NativeConnection: sharing it lets
+ * A client (with the tracing interceptor while tracing is on, temporal/tracing.ts) on its own connection, or on the in-process worker's NativeConnection: sharing it lets
  * starts ask for eager execution (the server hands the first workflow task straight back to this
  * process's worker, skipping the task-queue round trip).
  */
 export async function connectClient(address: string, namespace: string, shared?: ConnectionLike): Promise<Client> {
   const connection = shared ?? await Connection.connect({ address })
-  return new Client({ connection, namespace })
+  return new Client({ connection, namespace, interceptors: { workflow: tracingClientInterceptors() } })
 }
 
 /**

@@ -8,6 +8,7 @@ import { isGrpcDeadlineError, ScheduleAlreadyRunning, ScheduleNotFoundError, Ser
 import type postgres from 'postgres'
 import { withTenant, type Db } from '../db/sql.js'
 import type { Logger } from '../logger.js'
+import { currentTraceparent, inTraceOf } from '../tracing.js'
 import { CompanyIdKey } from './search-attributes.js'
 import { workflowType, type AnyWorkflowDefinition, type WorkflowSpec } from './contract.js'
 
@@ -17,15 +18,17 @@ export interface OutboxItem {
   workflow_type: string
   workflow_id: string
   input: unknown
+  /** The W3C traceparent of the trace that queued it (migration 046); null outside a trace. */
+  traceparent: string | null
 }
 
 export type { WorkflowSpec } from './contract.js'
 
 export async function enqueueWorkflow(tx: postgres.TransactionSql, item: WorkflowSpec): Promise<OutboxItem> {
   const [row] = await tx<OutboxItem[]>`
-    insert into workflow_outbox (company_id, workflow_type, workflow_id, input)
-    values (${item.companyId}, ${item.workflowType}, ${item.workflowId}, ${tx.json(item.input as postgres.JSONValue)})
-    returning id::text, company_id, workflow_type, workflow_id, input`
+    insert into workflow_outbox (company_id, workflow_type, workflow_id, input, traceparent)
+    values (${item.companyId}, ${item.workflowType}, ${item.workflowId}, ${tx.json(item.input as postgres.JSONValue)}, ${currentTraceparent()})
+    returning id::text, company_id, workflow_type, workflow_id, input, traceparent`
   return row!
 }
 
@@ -205,17 +208,20 @@ export class WorkflowDispatcher {
   }
 
   /** Starts the workflow for an outbox row and marks it started. Never throws: the relay retries. */
-  async dispatch(item: OutboxItem): Promise<boolean> {
-    if (this.failpoint === 'before-workflow-start') process.kill(process.pid, 'SIGKILL')
-    const result = await this.start({ companyId: item.company_id, workflowType: item.workflow_type, workflowId: item.workflow_id, input: item.input })
-    await this.db.app`select mark_workflow_outbox(${item.id}, ${result.started ? null : result.error ?? 'start failed'})`.catch(() => {})
-    return result.started
+  dispatch(item: OutboxItem): Promise<boolean> {
+    // In the trace of the request that queued it, whether started right after its commit or by the relay.
+    return inTraceOf(item.traceparent, async () => {
+      if (this.failpoint === 'before-workflow-start') process.kill(process.pid, 'SIGKILL')
+      const result = await this.start({ companyId: item.company_id, workflowType: item.workflow_type, workflowId: item.workflow_id, input: item.input })
+      await this.db.app`select mark_workflow_outbox(${item.id}, ${result.started ? null : result.error ?? 'start failed'})`.catch(() => {})
+      return result.started
+    })
   }
 
   /** One relay pass: rows older than graceMs that no after-commit start has settled. */
   async relayOnce(graceMs = 2000, batch = 100): Promise<number> {
     const rows = await this.db.app<OutboxItem[]>`
-      select id::text, company_id, workflow_type, workflow_id, input
+      select id::text, company_id, workflow_type, workflow_id, input, traceparent
       from pending_workflow_outbox(${`${graceMs} milliseconds`}::interval, ${batch})`
     let started = 0
     await eachAtMost(DISPATCH_CONCURRENCY, rows, async (row) => {

@@ -4,6 +4,7 @@ import { createActivities } from '../../activities/index.js'
 import type { Deps } from '../core/deps.js'
 import type { Logger } from '../logger.js'
 import { workflowType, type AnyWorkflowDefinition } from './contract.js'
+import { tracingWorkerOptions } from './tracing.js'
 import { workflowBundle, workflowModules, type PrebuiltWorkflowBundle, type WorkflowModule } from './workflow-bundle.js'
 
 export { workflowBundle } from './workflow-bundle.js'
@@ -37,11 +38,15 @@ let sdkLogger: Logger | null = null
  * installed once per process; its logs go to the logger of the latest runtime that started here (one
  * in production; in tests, files run one after another in a worker process).
  */
-function installSdkLogging(logger: Logger): void {
+function installSdkLogging(logger: Logger, metricsAddress?: string): void {
   sdkLogger = logger
   if (runtimeInstalled) return
   runtimeInstalled = true
   Runtime.install({
+    // The SDK's own metrics (task latencies, slots, pollers) on a Prometheus endpoint of their own,
+    // when configured (TEMPORAL_METRICS_ADDRESS; never in tests, whose first runtime would install it
+    // for every later one). Durations in seconds, as our histograms.
+    ...(metricsAddress && { telemetryOptions: { metrics: { prometheus: { bindAddress: metricsAddress, useSecondsForDurations: true } } } }),
     // We own shutdown (src/shutdown.ts): the SDK must not start draining on SIGINT by itself.
     shutdownSignals: [],
     logger: new DefaultLogger('WARN', (entry) => {
@@ -52,8 +57,8 @@ function installSdkLogging(logger: Logger): void {
 }
 
 /** The worker's connection; the runtime's client shares it when the worker runs in this process. */
-export async function connectWorker(logger: Logger, address: string): Promise<NativeConnection> {
-  installSdkLogging(logger)
+export async function connectWorker(logger: Logger, address: string, metricsAddress?: string): Promise<NativeConnection> {
+  installSdkLogging(logger, metricsAddress)
   return NativeConnection.connect({ address })
 }
 
@@ -71,6 +76,7 @@ export async function startWorker(deps: Deps, connection: NativeConnection, defi
     workflowBundle: prebuilt ?? await workflowBundle(),
     activities: createActivities(deps),
     stickyQueueScheduleToStartTimeout: deps.config.TEMPORAL_STICKY_TIMEOUT_MS,
+    ...tracingWorkerOptions(),
   })
   const running = worker.run()
   return {

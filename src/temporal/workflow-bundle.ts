@@ -12,6 +12,8 @@ import { fileURLToPath } from 'node:url'
 
 const domainsDir = fileURLToPath(new URL('../domains/', import.meta.url))
 const nodeModulesDir = fileURLToPath(new URL('../../node_modules/', import.meta.url))
+/** Workflow interceptors bundled with every workflow: tracing (a run started inside a trace continues it). */
+const interceptorModules = [fileURLToPath(new URL('../../workflows/tracing-interceptors.ts', import.meta.url))]
 
 /** One workflow module: the workflow type (its exported function's name) and its file. */
 export interface WorkflowModule {
@@ -56,6 +58,7 @@ export async function bundleWorkflows(modules: WorkflowModule[] = workflowModule
     writeFileSync(entry, modules.map((m) => `export { ${m.type} } from ${JSON.stringify(m.path)}\n`).join(''))
     return await bundleWorkflowCode({
       workflowsPath: entry,
+      workflowInterceptorModules: interceptorModules,
       webpackConfigHook: (config) => {
         // The project's node_modules too: a module copied outside the project (the replay test's) still finds the SDK.
         const modules = [...(config.resolve?.modules ?? ['node_modules']), nodeModulesDir]

@@ -10,6 +10,7 @@ import { connect, type Sql } from '../../src/db/sql.js'
 import { systemClock, type Clock } from '../../src/core/clock.js'
 import type { AnyOperation } from '../../src/core/operation.js'
 import { startRuntime, type Runtime } from '../../src/runtime.js'
+import { traceFields } from '../../src/tracing.js'
 import { OWNER_BASE, createDatabaseFromTemplate, databaseNames, retireDatabase } from './databases.js'
 
 export interface TestApp {
@@ -73,7 +74,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       done()
     },
   })
-  const logger = pino({ level: config.LOG_LEVEL }, sink)
+  // The service's mixin (src/logger.ts): a line logged inside a trace carries its ids.
+  const logger = pino({ level: config.LOG_LEVEL, mixin: traceFields }, sink)
   const clock = options.clock ?? systemClock
   if (!options.shareDatabaseOf) await createDatabaseFromTemplate(databases.test(suffix), databases.template)
   // The runtime still runs its migrate step, as in production: on the copy it has nothing to apply.
