@@ -3,6 +3,7 @@ import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/wo
 import { createActivities } from '../../activities/index.js'
 import type { Deps } from '../core/deps.js'
 import type { Logger } from '../logger.js'
+import type { TemporalSecurity } from './connection.js'
 import { workflowType, type AnyWorkflowDefinition } from './contract.js'
 import { workflowBundle, workflowModules, type PrebuiltWorkflowBundle, type WorkflowModule } from './workflow-bundle.js'
 
@@ -52,9 +53,9 @@ function installSdkLogging(logger: Logger): void {
 }
 
 /** The worker's connection; the runtime's client shares it when the worker runs in this process. */
-export async function connectWorker(logger: Logger, address: string): Promise<NativeConnection> {
+export async function connectWorker(logger: Logger, address: string, security: TemporalSecurity = {}): Promise<NativeConnection> {
   installSdkLogging(logger)
-  return NativeConnection.connect({ address })
+  return NativeConnection.connect({ address, ...security })
 }
 
 /**

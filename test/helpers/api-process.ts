@@ -17,7 +17,7 @@ export interface ApiProcess {
 }
 
 /** Starts it and resolves once /healthz answers. env: settings beyond the app's (pool size, a failpoint...). */
-export async function startApiProcess(app: TestApp, env: Record<string, string> = {}): Promise<ApiProcess> {
+export async function startApiProcess(app: Pick<TestApp, 'config'>, env: Record<string, string> = {}): Promise<ApiProcess> {
   const port = 20_000 + Math.floor(Math.random() * 20_000)
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main-api.ts'], {
     env: {
