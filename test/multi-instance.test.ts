@@ -34,8 +34,8 @@ import { waitFor } from './helpers/wait.js'
 
 const DAY_MS = 1000
 /**
- * Four processes importing the whole service at once: about 5 s of CPU each (measured), so some 12 s
- * on an idle two-core machine, and far longer on one shared with other work.
+ * Four processes importing the whole service at once: about 5 s of CPU each (measured), so 10 to 15 s
+ * on two idle cores, and far longer on a machine shared with other work (69 s at a load average of 20).
  */
 const STARTUP_MS = 150_000
 const suffix = randomBytes(5).toString('hex')
