@@ -9,10 +9,13 @@
 // - each webhook event reached the receiver once, with two dispatchers (one per worker) and two
 //   outbox relays (one per API) running;
 // - a key revoked through API 1 is refused by API 2 within the key cache's bound (KEY_CACHE_TTL_MS);
-// - a legacy-SSE stream held by API 2 gets the answer to a POST made to API 1. API 2 LISTENs on a
-//   connection of its own (DATABASE_LISTEN_URL, another role here, so it can be told apart) and runs
-//   without prepared statements (DB_PREPARE=false), the settings a transaction-mode pooler needs.
+// - a legacy-SSE stream held by API 2 gets the answer to a POST made to API 1. API 2 and worker 2
+//   LISTEN on a connection of their own (DATABASE_LISTEN_URL, the owner role here, so it can be told
+//   apart) and run without prepared statements (DB_PREPARE=false), the settings a transaction-mode
+//   pooler needs.
 //   test/mcp-sse-instances.test.ts covers the SSE routing itself (large answers, closed streams).
+// With TEST_POOLER_URL set (e.g. postgres://127.0.0.1:6543, a PgBouncer in transaction mode in front
+// of the test server, any database), API 2 and worker 2 run their app pools through it.
 import { randomBytes } from 'node:crypto'
 import { hostname } from 'node:os'
 import type { ChildProcess } from 'node:child_process'
@@ -49,6 +52,7 @@ let api2: ApiProcess
 let workers: WorkerProcesses
 let workerChildren: ChildProcess[] = []
 const processes: ChildProcess[] = []
+let stopSecondWorkers = () => {}
 let owner: Sql
 let temporal: Client
 let receiver: Receiver
@@ -69,7 +73,18 @@ beforeAll(async () => {
     // The address a load balancer would have: links name one site whichever instance made them.
     PUBLIC_URL: `http://127.0.0.1:${port1}`,
   }
+  // Instance 2's settings: what a transaction-mode pooler asks for (README, "Running more than one instance").
+  const second: Record<string, string> = { DB_PREPARE: 'false', DATABASE_LISTEN_URL: dbUrl.toString() }
+  const pooler = process.env.TEST_POOLER_URL
+  if (pooler) {
+    const viaPooler = new URL(dbUrl)
+    viaPooler.host = new URL(pooler).host
+    viaPooler.username = 'tradie_app'
+    second.APP_DATABASE_URL = viaPooler.toString()
+  }
   workers = workerProcesses(() => target, () => shared)
+  const secondWorkers = workerProcesses(() => target, () => ({ ...shared, ...second }))
+  stopSecondWorkers = () => secondWorkers.killAll()
   // The four processes start together: each migrates (nothing to apply on the template's copy, under
   // the advisory lock), API processes run the outbox relay, worker processes the webhook dispatcher.
   const startedAt = performance.now()
@@ -77,10 +92,10 @@ beforeAll(async () => {
     startApiProcess(target, { ...shared, PORT: String(port1), OUTBOX_RELAY_INTERVAL_MS: '1000' }, STARTUP_MS),
     startApiProcess(target, {
       ...shared, PORT: String(port2), OUTBOX_RELAY_INTERVAL_MS: '1000',
-      DB_PREPARE: 'false', DATABASE_LISTEN_URL: dbUrl.toString(),
+      ...second,
     }, STARTUP_MS),
   ].map((p) => p.then((api) => (processes.push(api.child), api)))
-  const started = await Promise.allSettled([...apis, workers.start(), workers.start()])
+  const started = await Promise.allSettled([...apis, workers.start(), secondWorkers.start()])
   const failed = started.find((s) => s.status === 'rejected')
   if (failed) throw (failed as PromiseRejectedResult).reason
   const [a1, a2, w1, w2] = started.map((s) => (s as PromiseFulfilledResult<unknown>).value)
@@ -92,6 +107,7 @@ afterAll(async () => {
   // An API process that came up while another failed to is killed too (processes, not api1/api2).
   for (const child of processes) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
   workers?.killAll()
+  stopSecondWorkers()
   await temporal?.connection.close()
   await owner?.end()
   await receiver?.close()
