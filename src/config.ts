@@ -11,12 +11,38 @@ const ConfigSchema = Type.Object({
   APP_DATABASE_URL: Type.Optional(Type.String()),
   /** Connections in the app role's pool. */
   DB_POOL_MAX: Type.Integer({ minimum: 1, default: 20 }),
+  /**
+   * Named prepared statements on the app pool (postgres.js `prepare`). Turn off behind a pooler in
+   * transaction mode that does not track them (PgBouncer before 1.21, or max_prepared_statements = 0).
+   */
+  DB_PREPARE: Type.Boolean({ default: true }),
+  /**
+   * The connection that LISTENs (the legacy-SSE bus and the webhook dispatcher): it must reach Postgres
+   * directly, or through a pooler in session mode, since a transaction-mode pooler hands the session
+   * that ran LISTEN to other clients. Any role that can connect will do (LISTEN needs no grant).
+   * Unset: the app pool's address (APP_DATABASE_URL or its derived value).
+   */
+  DATABASE_LISTEN_URL: Type.Optional(Type.String()),
   APP_DB_PASSWORD: Type.Optional(Type.String()),
   /** Public address of the site; {site_root}. The API lives at {site_root}/api/v1. */
   PUBLIC_URL: Type.Optional(Type.String()),
   /** When unset, an embedded Temporal dev server is started. */
   TEMPORAL_ADDRESS: Type.Optional(Type.String()),
   TEMPORAL_NAMESPACE: Type.String({ default: 'default' }),
+  /**
+   * Temporal Cloud and TLS-terminated clusters, under the names Temporal's own environment
+   * configuration (CLI and SDKs) uses (src/temporal/connection.ts). An API key turns TLS on;
+   * TEMPORAL_TLS=false turns it off even then; a CA or client certificate turns it on.
+   */
+  TEMPORAL_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  TEMPORAL_TLS: Type.Optional(Type.Boolean()),
+  /** mTLS: the client certificate and its private key, PEM files (Temporal Cloud's certificate authentication). */
+  TEMPORAL_TLS_CLIENT_CERT_PATH: Type.Optional(Type.String({ minLength: 1 })),
+  TEMPORAL_TLS_CLIENT_KEY_PATH: Type.Optional(Type.String({ minLength: 1 })),
+  /** The CA that signed the server's certificate, PEM file; unset: the system's roots (enough for Temporal Cloud). */
+  TEMPORAL_TLS_SERVER_CA_CERT_PATH: Type.Optional(Type.String({ minLength: 1 })),
+  /** The name the server's certificate is checked against, when it is not the host of TEMPORAL_ADDRESS. */
+  TEMPORAL_TLS_SERVER_NAME: Type.Optional(Type.String({ minLength: 1 })),
   TEMPORAL_TASK_QUEUE: Type.String({ default: 'tradie-main' }),
   TEMPORAL_UI_PORT: Type.Integer({ default: 8233 }),
   TEMPORAL_DEV_PORT: Type.Integer({ default: 7233 }),

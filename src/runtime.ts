@@ -16,7 +16,7 @@ import type { AnyOperation } from './core/operation.js'
 import { composition, createRegistry } from './domains/index.js'
 import { createApp } from './app.js'
 import { createAccountingProviders, createCryptoProvider, createEmailProvider, createLanguageModel, createPaymentsProvider, createRegisterProvider, createSmsProvider } from './providers/index.js'
-import { connectClient, ensureSearchAttributes } from './temporal/connection.js'
+import { connectClient, ensureSearchAttributes, temporalSecurity } from './temporal/connection.js'
 import { WorkflowDispatcher } from './temporal/outbox.js'
 import { WebhookDispatcher } from './domains/webhooks/dispatcher.js'
 import { creditMeter } from './domains/wallet/meter.js'
@@ -62,12 +62,13 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     const applied = await migrate(config.DATABASE_URL, { appRolePassword: config.APP_DB_PASSWORD })
     if (applied.length) logger.info({ applied }, 'migrations applied')
   }
-  const db = createDb(appDatabaseUrl(config), { max: config.DB_POOL_MAX })
+  const db = createDb(appDatabaseUrl(config), { max: config.DB_POOL_MAX, prepare: config.DB_PREPARE, listenUrl: config.DATABASE_LISTEN_URL })
   const clock = options.clock ?? systemClock
   const runWorker = options.worker ?? true
   // With the worker in this process, the client shares its connection so starts run eagerly.
-  const workerConnection = runWorker ? await connectWorker(logger, options.temporalAddress, config.TEMPORAL_METRICS_ADDRESS) : null
-  const client = await connectClient(options.temporalAddress, config.TEMPORAL_NAMESPACE, workerConnection ?? undefined)
+  const security = temporalSecurity(config)
+  const workerConnection = runWorker ? await connectWorker(logger, options.temporalAddress, security, config.TEMPORAL_METRICS_ADDRESS) : null
+  const client = await connectClient(options.temporalAddress, config.TEMPORAL_NAMESPACE, workerConnection ?? undefined, security)
   await ensureSearchAttributes(client, config.TEMPORAL_NAMESPACE)
   const workflows = new WorkflowDispatcher(client, db, config.TEMPORAL_TASK_QUEUE, logger, composition.workflows, {
     failpoint: config.FAILPOINT, eagerStart: workerConnection !== null && config.TEMPORAL_EAGER_START,

@@ -13,11 +13,19 @@ export type Tx = postgres.TransactionSql | postgres.Sql
 export interface Db {
   /** The RLS-bound pool. */
   app: Sql
+  /**
+   * Whose listen() to call: the app pool itself, or a client of its own on DATABASE_LISTEN_URL when the
+   * pool goes through a transaction-mode pooler (postgres.js gives LISTEN a dedicated connection
+   * either way; this decides where that connection goes). Never used for queries.
+   */
+  listener: Sql
   close(): Promise<void>
 }
 
 export interface ConnectOptions {
   max?: number
+  /** Named prepared statements (postgres.js's default); false behind a pooler that does not track them. */
+  prepare?: boolean
   /** Notices from the server (auto_explain's plans in tests); dropped by default. */
   onnotice?: (notice: postgres.Notice) => void
 }
@@ -52,6 +60,7 @@ const reconnectDelaySeconds = (retries: number) =>
 export function connect(url: string, options: ConnectOptions = {}): Sql {
   const sql = postgres(url, {
     max: options.max ?? 10,
+    prepare: options.prepare ?? true,
     transform: { undefined: null },
     onnotice: options.onnotice ?? (() => {}),
     connection: { application_name: 'tradie-ops' },
@@ -64,9 +73,18 @@ export function connect(url: string, options: ConnectOptions = {}): Sql {
   return sql
 }
 
-export function createDb(appUrl: string, options: { max?: number } = {}): Db {
+export function createDb(appUrl: string, options: { max?: number; prepare?: boolean; listenUrl?: string } = {}): Db {
   const app = connect(appUrl, options)
-  return { app, close: () => app.end({ timeout: 5 }) }
+  // postgres.js opens a listener's connection only at its first listen(); max 1 is never used for queries.
+  const listener = options.listenUrl ? connect(options.listenUrl, { max: 1, prepare: options.prepare }) : app
+  return {
+    app,
+    listener,
+    async close() {
+      await app.end({ timeout: 5 })
+      if (listener !== app) await listener.end({ timeout: 5 })
+    },
+  }
 }
 
 /**

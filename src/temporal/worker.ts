@@ -3,6 +3,7 @@ import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/wo
 import { createActivities } from '../../activities/index.js'
 import type { Deps } from '../core/deps.js'
 import type { Logger } from '../logger.js'
+import type { TemporalSecurity } from './connection.js'
 import { workflowType, type AnyWorkflowDefinition } from './contract.js'
 import { tracingWorkerOptions } from './tracing.js'
 import { workflowBundle, workflowModules, type PrebuiltWorkflowBundle, type WorkflowModule } from './workflow-bundle.js'
@@ -57,9 +58,9 @@ function installSdkLogging(logger: Logger, metricsAddress?: string): void {
 }
 
 /** The worker's connection; the runtime's client shares it when the worker runs in this process. */
-export async function connectWorker(logger: Logger, address: string, metricsAddress?: string): Promise<NativeConnection> {
+export async function connectWorker(logger: Logger, address: string, security: TemporalSecurity = {}, metricsAddress?: string): Promise<NativeConnection> {
   installSdkLogging(logger, metricsAddress)
-  return NativeConnection.connect({ address })
+  return NativeConnection.connect({ address, ...security })
 }
 
 /**

@@ -16,9 +16,12 @@ export interface ApiProcess {
   exits: string[]
 }
 
-/** Starts it and resolves once /healthz answers. env: settings beyond the app's (pool size, a failpoint...). */
-export async function startApiProcess(app: TestApp, env: Record<string, string> = {}): Promise<ApiProcess> {
-  const port = 20_000 + Math.floor(Math.random() * 20_000)
+/**
+ * Starts it and resolves once /healthz answers. env: settings beyond the app's (pool size, a failpoint...).
+ * upWithinMs: how long it may take (a test starting several processes at once on a busy machine gives more).
+ */
+export async function startApiProcess(app: Pick<TestApp, 'config'>, env: Record<string, string> = {}, upWithinMs = 60_000): Promise<ApiProcess> {
+  const port = env.PORT ? Number(env.PORT) : 20_000 + Math.floor(Math.random() * 20_000)
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main-api.ts'], {
     env: {
       ...process.env,
@@ -41,7 +44,10 @@ export async function startApiProcess(app: TestApp, env: Record<string, string> 
   const exits: string[] = []
   child.once('exit', (code, signal) => exits.push(`exited (${code ?? signal})`))
   const base = `http://127.0.0.1:${port}`
-  const up = await waitFor(async (): Promise<boolean | 'exited'> => (exits.length ? 'exited' : fetch(`${base}/healthz`).then((r) => r.ok, () => false)), (ok) => ok !== false, 60_000)
+  const up = await waitFor(async (): Promise<boolean | 'exited'> => (exits.length ? 'exited' : fetch(`${base}/healthz`).then((r) => r.ok, () => false)), (ok) => ok !== false, upWithinMs)
+    .catch(() => 'timed out' as const)
+  // Not left running when it did not come up in time: nothing else holds it to kill it later.
+  if (up === 'timed out') child.kill('SIGKILL')
   if (up !== true) throw new Error(`the API process did not come up (${exits.join(', ') || 'no answer on /healthz'}): ${output.slice(-4000)}`)
   return { child, base, output: () => output, exits }
 }

@@ -23,7 +23,7 @@ export async function connectSse(app: TestApp, key?: string): Promise<Client> {
 }
 
 /** Raw JSON-RPC over HTTP, for what the SDK hides (batches, notifications, headers, error codes). */
-export async function rpc(app: TestApp, body: unknown, options: { key?: string; headers?: Record<string, string>; raw?: string; path?: string } = {}) {
+export async function rpc(app: Pick<TestApp, 'url'>, body: unknown, options: { key?: string; headers?: Record<string, string>; raw?: string; path?: string } = {}) {
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...options.headers }
   if (options.key) headers.authorization = `Bearer ${options.key}`
   const res = await fetch(`${app.url}${options.path ?? '/api/v1/mcp'}`, { method: 'POST', headers, body: options.raw ?? JSON.stringify(body) })

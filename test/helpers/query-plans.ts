@@ -37,7 +37,7 @@ export async function capturePlans(app: TestApp, run: (deps: Deps) => Promise<un
       await sql.unsafe(`set auto_explain.${setting}`)
     }
     await sql`set role tradie_app`
-    await run({ ...app.runtime.deps, db: { app: sql, close: async () => {} } })
+    await run({ ...app.runtime.deps, db: { app: sql, listener: sql, close: async () => {} } })
   } finally {
     await sql.end()
   }

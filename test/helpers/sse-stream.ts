@@ -17,7 +17,7 @@ export interface OpenStream {
 }
 
 /** Opens a stream with `key` (if any); throws with the status when the server refuses it. */
-export async function openStream(app: TestApp, key?: string, query = ''): Promise<OpenStream> {
+export async function openStream(app: Pick<TestApp, 'url'>, key?: string, query = ''): Promise<OpenStream> {
   const controller = new AbortController()
   const headers: Record<string, string> = key ? { authorization: `Bearer ${key}` } : {}
   const res = await fetch(`${app.url}/api/v1/mcp/sse${query}`, { signal: controller.signal, headers })

@@ -12,7 +12,7 @@ export interface WorkerProcesses {
 }
 
 /** env: settings the worker needs beyond the app's database and task queue (providers, policies). */
-export function workerProcesses(app: () => TestApp, env: () => Record<string, string> = () => ({})): WorkerProcesses {
+export function workerProcesses(app: () => Pick<TestApp, 'config'>, env: () => Record<string, string> = () => ({})): WorkerProcesses {
   const workers: ChildProcess[] = []
   return {
     start() {

@@ -26,7 +26,7 @@ export class WebhookDispatcher {
   constructor(private readonly deps: Deps, private readonly sweepMs: number) {}
 
   async start(): Promise<void> {
-    const listener = await this.deps.db.app.listen('webhook_deliveries', () => this.wake())
+    const listener = await this.deps.db.listener.listen('webhook_deliveries', () => this.wake())
     this.unlisten = () => listener.unlisten()
     this.timer = setInterval(() => this.wake(), this.sweepMs)
     this.timer.unref()

@@ -42,7 +42,7 @@ export class SseBus {
   ) {}
 
   async start(): Promise<void> {
-    const { unlisten } = await this.db.app.listen(CHANNEL, (payload) => this.onNotify(payload))
+    const { unlisten } = await this.db.listener.listen(CHANNEL, (payload) => this.onNotify(payload))
     this.unlisten = unlisten
   }
 
