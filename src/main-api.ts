@@ -9,5 +9,6 @@ const config = loadConfig()
 const logger = createLogger(config.LOG_LEVEL)
 if (!config.TEMPORAL_ADDRESS) throw new Error('TEMPORAL_ADDRESS is required for the API-only process (use `npm start` for development).')
 const runtime = await startRuntime({ config, temporalAddress: config.TEMPORAL_ADDRESS, logger, worker: false, webhookDispatch: false })
-logger.info({ api: runtime.deps.urls.apiBase }, 'API ready')
+// Which node runs it, and with which flags (none in production: compiled code, no tsx loader).
+logger.info({ api: runtime.deps.urls.apiBase, node: process.version, execArgv: process.execArgv }, 'API ready')
 onShutdown(logger, () => runtime.stop())
