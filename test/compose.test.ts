@@ -97,7 +97,7 @@ describe('Dockerfile', () => {
     expect(run).toContain('RUN npm ci --omit=dev --no-audit --no-fund')
     expect(run.some((line) => /^COPY --from=build \/app\/dist /.test(line))).toBe(true)
     expect(named('CMD').at(-1)).toBe('CMD ["node", "dist/src/main-api.js"]')
-    expect(dockerfile).not.toMatch(/tsx/)
+    expect(instructions.join('\n')).not.toMatch(/tsx/)
   })
 
   it('runs as a user that is not root', () => {
