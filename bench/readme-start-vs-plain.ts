@@ -10,7 +10,7 @@
 // Run: npm run bench:start   (env: BENCH_SECONDS 10, BENCH_CONNECTIONS 20, BENCH_ROUNDS 3,
 //   BENCH_START=tsx to start the sources under tsx instead, as `npm start` did before the build)
 import { execFileSync, spawn } from 'node:child_process'
-import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createWriteStream, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { autocannon, freePort, type LoadResult } from './harness.js'
@@ -101,15 +101,62 @@ if (servicePage.total !== LEADS || JSON.stringify(servicePage.leads) !== JSON.st
   throw new Error(`the service and the plain handler answered differently (${servicePage.total} leads in total)`)
 }
 
-await autocannon(plain.url, { connections, seconds: 2, headers: auth })
-await autocannon(serviceUrl, { connections, seconds: 2, headers: auth })
-const runs: { service: LoadResult; plain: LoadResult; ratio: number }[] = []
+// CPU time per answered request, read from /proc: on a machine other work shares, requests per
+// second swing with the neighbours; CPU spent per request does not, and it is what bounds the
+// requests per second of a box that is only serving. Counted for each side: its process(es) (the
+// service's whole tree: API, worker, dev server; the plain handler is this process) and the
+// Postgres backends connected to the database.
+const TICK_MICROS = 10_000 // /proc/<pid>/stat counts clock ticks, 100 a second
+function processCpuMicros(pid: number): number {
+  try {
+    // Fields 14 and 15 (utime, stime), after the parenthesised command name.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ')
+    return (Number(fields[11]) + Number(fields[12])) * TICK_MICROS
+  } catch {
+    return 0 // ended meanwhile
+  }
+}
+function treePids(root: number): number[] {
+  const parents = new Map<number, number[]>()
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      const ppid = Number(readFileSync(`/proc/${entry}/stat`, 'utf8').replace(/^.*\) /, '').split(' ')[1])
+      parents.set(ppid, [...(parents.get(ppid) ?? []), Number(entry)])
+    } catch {
+      // ended meanwhile
+    }
+  }
+  const pids = [root]
+  for (let i = 0; i < pids.length; i++) pids.push(...(parents.get(pids[i]!) ?? []))
+  return pids
+}
+async function databaseCpuMicros(): Promise<number> {
+  const rows = await owner<{ pid: number }[]>`select pid from pg_stat_activity where datname = current_database()`
+  return rows.reduce((sum, { pid }) => sum + processCpuMicros(pid), 0)
+}
+interface Measured extends LoadResult { appCpuPerRequest: number; dbCpuPerRequest: number }
+async function measured(url: string, appCpu: () => number, duration = seconds): Promise<Measured> {
+  const [app0, db0] = [appCpu(), await databaseCpuMicros()]
+  const result = await autocannon(url, { connections, seconds: duration, headers: auth })
+  const [app1, db1] = [appCpu(), await databaseCpuMicros()]
+  const answered = Math.max(result.total, 1)
+  return { ...result, appCpuPerRequest: Math.round((app1 - app0) / answered), dbCpuPerRequest: Math.round((db1 - db0) / answered) }
+}
+const ownCpu = () => { const u = process.cpuUsage(); return u.user + u.system }
+const serviceCpu = () => treePids(child.pid!).reduce((sum, pid) => sum + processCpuMicros(pid), 0)
+
+const warmUps = [await measured(plain.url, ownCpu, 2), await measured(serviceUrl, serviceCpu, 2)]
+const runs: { service: Measured; plain: Measured; ratio: number; cpuRatio: number }[] = []
 for (let r = 0; r < rounds; r++) {
-  const plainRun = await autocannon(plain.url, { connections, seconds, headers: auth })
-  const serviceRun = await autocannon(serviceUrl, { connections, seconds, headers: auth })
+  const plainRun = await measured(plain.url, ownCpu)
+  const serviceRun = await measured(serviceUrl, serviceCpu)
   const ratio = Math.round((serviceRun.requestsPerSecond / plainRun.requestsPerSecond) * 1000) / 1000
-  runs.push({ service: serviceRun, plain: plainRun, ratio })
-  console.log(`run ${r + 1}: service ${Math.round(serviceRun.requestsPerSecond)} req/s, plain ${Math.round(plainRun.requestsPerSecond)} req/s, ratio ${ratio}`)
+  const total = (m: Measured) => m.appCpuPerRequest + m.dbCpuPerRequest
+  const cpuRatio = Math.round((total(plainRun) / total(serviceRun)) * 1000) / 1000
+  runs.push({ service: serviceRun, plain: plainRun, ratio, cpuRatio })
+  console.log(`run ${r + 1}: service ${Math.round(serviceRun.requestsPerSecond)} req/s, plain ${Math.round(plainRun.requestsPerSecond)} req/s, ratio ${ratio}; ` +
+    `CPU per request (process + database) service ${serviceRun.appCpuPerRequest} + ${serviceRun.dbCpuPerRequest} us, plain ${plainRun.appCpuPerRequest} + ${plainRun.dbCpuPerRequest} us, ratio ${cpuRatio}`)
 }
 const loadAtEnd = loadavg()[0]!
 
@@ -121,7 +168,7 @@ const code = await exited
 await new Promise<void>((resolve) => log.end(resolve))
 const lines = readFileSync(logFile, 'utf8').split('\n')
 const requestLines = lines.filter((line) => line.includes('"msg":"request"')).length
-const served = LEADS + 2 + runs.reduce((s, r) => s + r.service.total, 0)
+const served = LEADS + 2 + warmUps[1]!.total + runs.reduce((s, r) => s + r.service.total, 0)
 
 const report = {
   date: new Date().toISOString(),
@@ -131,8 +178,15 @@ const report = {
   seconds,
   page_size: 50,
   leads: LEADS,
-  runs: runs.map((r) => ({ service_rps: Math.round(r.service.requestsPerSecond), plain_rps: Math.round(r.plain.requestsPerSecond), ratio: r.ratio, service_p99_ms: r.service.p99, plain_p99_ms: r.plain.p99, service_non2xx: r.service.non2xx })),
+  runs: runs.map((r) => ({
+    service_rps: Math.round(r.service.requestsPerSecond), plain_rps: Math.round(r.plain.requestsPerSecond), ratio: r.ratio,
+    service_p99_ms: r.service.p99, plain_p99_ms: r.plain.p99, service_non2xx: r.service.non2xx,
+    service_cpu_us_per_request: { process: r.service.appCpuPerRequest, database: r.service.dbCpuPerRequest },
+    plain_cpu_us_per_request: { process: r.plain.appCpuPerRequest, database: r.plain.dbCpuPerRequest },
+    cpu_ratio_plain_over_service: r.cpuRatio,
+  })),
   ratios: runs.map((r) => r.ratio),
+  cpu_ratios: runs.map((r) => r.cpuRatio),
   exit_code: code,
   log_bytes: lines.join('\n').length,
   // autocannon does not count answers still in flight when a run stops: the log may hold a few more.
