@@ -8,7 +8,8 @@
 // The one setting changed from the README's start: the per-key burst limit (300 a minute), which a
 // load test would hit in its first second.
 // Run: npm run bench:start   (env: BENCH_SECONDS 10, BENCH_CONNECTIONS 20, BENCH_ROUNDS 3,
-//   BENCH_START=tsx to start the sources under tsx instead, as `npm start` did before the build)
+//   BENCH_START=tsx to start the sources under tsx instead, as `npm start` did before the build;
+//   BENCH_SERVICE_DIR=<checkout> to start another checkout of the service, e.g. an earlier commit)
 import { execFileSync, spawn } from 'node:child_process'
 import { createWriteStream, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
@@ -22,6 +23,7 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 10)
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 20)
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3)
 const start = process.env.BENCH_START === 'tsx' ? 'tsx' : 'built'
+const serviceDir = process.env.BENCH_SERVICE_DIR ?? process.cwd()
 const LEADS = 200
 const OTHER_COMPANIES = 19
 const ADMIN_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
@@ -32,7 +34,7 @@ dbUrl.pathname = `/${database}`
 const dataDir = mkdtempSync(join(tmpdir(), 'bench-start-'))
 const logFile = join(dataDir, 'service.log')
 
-if (start === 'built') execFileSync('npm', ['run', '-s', 'build'], { stdio: 'inherit' })
+if (start === 'built') execFileSync('npm', ['run', '-s', 'build'], { stdio: 'inherit', cwd: serviceDir })
 const port = await freePort()
 const { NODE_OPTIONS: _, ...env } = process.env
 const child = spawn(process.execPath, start === 'built' ? ['dist/src/main.js'] : ['--import', 'tsx', 'src/main.ts'], {
@@ -48,6 +50,7 @@ const child = spawn(process.execPath, start === 'built' ? ['dist/src/main.js'] :
     RATE_LIMIT_PER_MINUTE: '100000000',
   },
   stdio: ['ignore', 'pipe', 'pipe'],
+  cwd: serviceDir,
 })
 const log = createWriteStream(logFile)
 child.stdout!.pipe(log)
@@ -174,6 +177,7 @@ const report = {
   date: new Date().toISOString(),
   machine: `${process.platform} ${process.arch}, node ${process.version}, load average at end ${loadAtEnd.toFixed(1)}`,
   start: start === 'built' ? 'node dist/src/main.js (npm start)' : 'node --import tsx src/main.ts (npm start before the build)',
+  service_dir: serviceDir,
   connections,
   seconds,
   page_size: 50,
