@@ -48,7 +48,8 @@ describe('the built service', () => {
     const argv = readFileSync(`/proc/${api.pid}/cmdline`, 'utf8').split('\0').filter(Boolean)
     expect(argv).toEqual([process.execPath, join(out, 'src/main-api.js')])
     expect(readFileSync(`/proc/${api.pid}/environ`, 'utf8')).not.toMatch(/(^|\0)NODE_OPTIONS=/)
-    const readyLine = output.split('\n').map((line) => (line.startsWith('{') ? JSON.parse(line) : {})).find((entry) => entry.msg === 'API ready')
+    // Logging is asynchronous: the ready line may reach the pipe just after /readyz answers.
+    const readyLine = await waitFor(async () => output.split('\n').map((line) => (line.startsWith('{') ? JSON.parse(line) : {})).find((entry) => entry.msg === 'API ready'), (entry) => entry !== undefined, 10_000)
     expect(readyLine.node).toMatch(/^v24\./)
     expect(readyLine.execArgv).toEqual([])
   })
