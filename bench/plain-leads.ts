@@ -2,7 +2,9 @@
 // answer needs, one key lookup by hash, then the leads list query and its count for the key's
 // company, as a plain multi-tenant handler writes them (company_id in the WHERE clause, where the
 // service has row level security), through the service's own listPage and columns so it follows
-// changes to them. Used by the ratio benchmark and the profiler.
+// changes to them. Used by the ratio benchmark and the profiler. With count: false it is the handler
+// the README-start benchmark compares with (bench/readme-start-vs-plain.ts): key lookup and the list
+// query only, as a plain handler without a total would be written.
 import Koa from 'koa'
 import type { AddressInfo } from 'node:net'
 import type { Server } from 'node:http'
@@ -22,7 +24,8 @@ export interface PlainLeads {
  * Connects as the database owner, so it pays for no RLS, no transaction and no quota; it scopes to
  * the key's company itself. Same pool size as the service.
  */
-export async function startPlainLeads(databaseUrl: string, poolMax: number): Promise<PlainLeads> {
+export async function startPlainLeads(databaseUrl: string, poolMax: number, options: { count?: boolean } = {}): Promise<PlainLeads> {
+  const count = options.count ?? true
   const sql = connect(databaseUrl, { max: poolMax })
   const plain = new Koa()
   plain.use(async (ctx) => {
@@ -37,6 +40,13 @@ export async function startPlainLeads(databaseUrl: string, poolMax: number): Pro
     }
     const page = pageFrom({ limit: Number(ctx.query.limit ?? 50) })
     const tx = sql as unknown as postgres.TransactionSql
+    if (!count) {
+      const rows = await tx<LeadRow[]>`
+        select ${leadColumns(tx)} from leads where company_id = ${key.company_id}
+        order by created_at desc, id desc limit ${page.limit} offset ${page.offset}`
+      ctx.body = { leads: rows.map(presentLead), limit: page.limit, offset: page.offset }
+      return
+    }
     const { rows, total } = await listPage<LeadRow>(tx, page, {
       select: tx`select ${leadColumns(tx)} from leads`,
       from: tx`from leads`,

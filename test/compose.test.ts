@@ -54,7 +54,9 @@ function expectProductionShape(config: ComposeConfig) {
     // The service's own processes come back if they exit.
     expect(service.restart, name).toBe('unless-stopped')
   }
-  expect(services.worker!.command).toEqual(['npx', 'tsx', 'src/main-worker.ts'])
+  // Compiled code run by node: no tsx in production (the image has no dev dependencies).
+  expect(services.api!.command).toEqual(['node', 'dist/src/main-api.js'])
+  expect(services.worker!.command).toEqual(['node', 'dist/src/main-worker.js'])
   expect(services.worker!.healthcheck!.test).toEqual(['CMD', 'node', 'scripts/worker-health.mjs'])
 }
 
@@ -84,6 +86,18 @@ describe('Dockerfile', () => {
     expect(from.length).toBeGreaterThan(0)
     // Official images live in Docker Hub's library namespace: `node:<tag>` or `library/node:<tag>`.
     for (const line of from) expect(line).toMatch(/^FROM\s+(docker\.io\/)?(library\/)?node:24(-[a-z0-9.-]+)?(\s+AS\s+\S+)?$/i)
+  })
+
+  it('builds in a build stage and runs the compiled service with node, production dependencies only', () => {
+    const from = named('FROM')
+    expect(from.length).toBe(2)
+    expect(from[0]).toMatch(/\sAS\s+build$/i)
+    expect(instructions).toContain('RUN npm run build')
+    const run = instructions.slice(instructions.indexOf(from[1]!))
+    expect(run).toContain('RUN npm ci --omit=dev --no-audit --no-fund')
+    expect(run.some((line) => /^COPY --from=build \/app\/dist /.test(line))).toBe(true)
+    expect(named('CMD').at(-1)).toBe('CMD ["node", "dist/src/main-api.js"]')
+    expect(instructions.join('\n')).not.toMatch(/tsx/)
   })
 
   it('runs as a user that is not root', () => {

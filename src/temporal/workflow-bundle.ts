@@ -2,18 +2,28 @@
 // src/domains/<domain>/workflows/<name>.ts, and exports its function under <name> in camelCase; the
 // bundle's entry is generated from those files, so adding a workflow touches its own folder only
 // (the domain's defineWorkflow makes it startable; checkWorkflowModules in worker.ts checks both
-// agree). Bundling takes seconds, so a process does it once, and a prebuilt bundle can be used instead.
+// agree). Bundling takes seconds, so a process does it once, and a prebuilt bundle can be used instead:
+// `npm run build` writes one beside the compiled code, which the compiled service loads.
 import { bundleWorkflowCode, type WorkflowBundle } from '@temporalio/worker'
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const domainsDir = fileURLToPath(new URL('../domains/', import.meta.url))
-const nodeModulesDir = fileURLToPath(new URL('../../node_modules/', import.meta.url))
+// Run from the sources (tsx, vitest) this module is .ts and the workflow modules are .ts files;
+// compiled (npm run build, dist/) it is .js and so are they.
+const compiled = import.meta.url.endsWith('.js')
+const moduleExtension = compiled ? '.js' : '.ts'
+// The node_modules the SDK is installed in, wherever this module runs from (src/ or dist/).
+const sdkEntry = createRequire(import.meta.url).resolve('@temporalio/workflow')
+const nodeModulesDir = sdkEntry.slice(0, sdkEntry.lastIndexOf('/node_modules/') + '/node_modules/'.length)
+/** Where `npm run build` (scripts/build.mjs) writes the bundle: dist/workflow-bundle.js. */
+export const BUILT_BUNDLE_PATH = fileURLToPath(new URL('../../workflow-bundle.js', import.meta.url))
 /** Workflow interceptors bundled with every workflow: tracing (a run started inside a trace continues it). */
-const interceptorModules = [fileURLToPath(new URL('../../workflows/tracing-interceptors.ts', import.meta.url))]
+const interceptorModules = [fileURLToPath(new URL(`../../workflows/tracing-interceptors${moduleExtension}`, import.meta.url))]
 
 /** One workflow module: the workflow type (its exported function's name) and its file. */
 export interface WorkflowModule {
@@ -23,13 +33,13 @@ export interface WorkflowModule {
 
 const camelCase = (fileName: string) => fileName.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase())
 
-/** Every src/domains/**\/workflows/<name>.ts, read from the folders (sorted, so the bundle is stable). */
+/** Every src/domains/**\/workflows/<name>.ts (.js compiled), read from the folders (sorted, so the bundle is stable). */
 export function workflowModules(): WorkflowModule[] {
   const found: WorkflowModule[] = []
   for (const entry of readdirSync(domainsDir, { recursive: true, encoding: 'utf8' })) {
     const parts = entry.split(/[\\/]/)
     const file = parts.at(-1)!
-    if (parts.at(-2) !== 'workflows' || !/^[a-z0-9-]+\.ts$/.test(file) || file.endsWith('.test.ts')) continue
+    if (parts.at(-2) !== 'workflows' || !/^[a-z0-9-]+\.[jt]s$/.test(file) || !file.endsWith(moduleExtension) || file.endsWith('.test.ts')) continue
     found.push({ type: camelCase(file.slice(0, -3)), path: join(domainsDir, entry) })
   }
   return found.sort((a, b) => a.type.localeCompare(b.type))
@@ -42,7 +52,8 @@ export interface PrebuiltWorkflowBundle {
 
 /**
  * Names a prebuilt bundle for every worker of a process and its children; the test run builds one
- * for all its files and crash-test worker processes. Unset (production): the worker bundles at start.
+ * for all its files and crash-test worker processes. Unset: the compiled service loads the bundle
+ * `npm run build` wrote (BUILT_BUNDLE_PATH); run from the sources, the worker bundles at start.
  */
 export const WORKFLOW_BUNDLE_ENV = 'TEMPORAL_WORKFLOW_BUNDLE'
 
@@ -74,9 +85,16 @@ export async function bundleWorkflows(modules: WorkflowModule[] = workflowModule
 
 let bundle: Promise<WorkflowBundle> | null = null
 
-/** This process's bundle, made once: read from TEMPORAL_WORKFLOW_BUNDLE when set, else bundled. */
+/** Which prebuilt bundle this process loads: TEMPORAL_WORKFLOW_BUNDLE, else the built one when compiled; null: it bundles. */
+export function prebuiltBundlePath(): string | null {
+  const named = process.env[WORKFLOW_BUNDLE_ENV]
+  if (named) return named
+  return compiled && existsSync(BUILT_BUNDLE_PATH) ? BUILT_BUNDLE_PATH : null
+}
+
+/** This process's bundle, made once: read from the prebuilt file when there is one, else bundled. */
 export function workflowBundle(): Promise<WorkflowBundle> {
-  const prebuilt = process.env[WORKFLOW_BUNDLE_ENV]
+  const prebuilt = prebuiltBundlePath()
   bundle ??= prebuilt ? readFile(prebuilt, 'utf8').then((code) => ({ code })) : bundleWorkflows()
   return bundle
 }
