@@ -20,7 +20,7 @@ import { randomBytes, randomUUID } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, expect, inject, it } from 'vitest'
+import { afterAll, beforeAll, expect, inject, it, onTestFailed } from 'vitest'
 import { connect, type Sql } from '../../src/db/sql.js'
 import { connectClient } from '../../src/temporal/connection.js'
 import { WEBHOOK_EVENT_CATALOGUE } from '../../src/domains/webhooks/events.js'
@@ -172,6 +172,8 @@ it('kill -9 of the API, the worker and Temporal, a Postgres restart and receiver
   const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)} s`
   const log: string[] = []
   const note = (what: string) => log.push(`${elapsed()} ${what}`)
+  const printTimeline = () => console.log(`faults: timeline\n  ${log.join('\n  ')}`)
+  onTestFailed(printTimeline)
 
   // ---- Before the faults: a company, its webhook subscription to every event, and the things the
   // in-flight work acts on (quotes to send, invoices to send, subcontractors to dispatch).
@@ -219,14 +221,17 @@ it('kill -9 of the API, the worker and Temporal, a Postgres restart and receiver
   // ---- The work, spread over the fault window so that each fault finds some of it in flight.
   const actions: string[] = []
   const work: Promise<void>[] = []
-  const at = (ms: number, what: string, fn: () => Promise<unknown>) =>
-    work.push(sleep(ms).then(fn).then(() => void actions.push(what)))
+  const at = (ms: number, what: string, fn: () => Promise<unknown>) => {
+    const done = sleep(ms).then(fn).then(() => void actions.push(what))
+    done.catch(() => {}) // awaited below, with the others
+    work.push(done)
+  }
   for (let i = 0; i < LEADS; i++) {
     const contact = i < LEADS_WITH_CONTACT ? { phone: phone(i), email: `lead${i}@example.com.au` } : {}
     at(i * 180, 'lead', () => call('POST', '/api/v1/leads', { name: `Fault Lead ${i}`, serviceType: 'Hot water', ...contact }, key))
   }
   quotes.forEach((id, i) => at(500 + i * 3000, 'quote send', () => tool(key, 'quotes.send', { quote_id: id, send_sms: true, send_email: true })))
-  invoices.forEach((id, i) => at(1000 + i * 4000, 'invoice send', () => tool(key, 'invoicing.send', { invoice_id: id, send_email: true })))
+  invoices.forEach((id, i) => at(1000 + i * 4000, 'invoice send', () => tool(key, 'invoicing.send', { id, send_email: true })))
   const pendingActions: string[] = []
   for (let i = 0; i < APPROVALS; i++) {
     at(1500 + i * 4000, 'approval requested', async () => {
@@ -305,23 +310,19 @@ it('kill -9 of the API, the worker and Temporal, a Postgres restart and receiver
     const d = await temporalClient.workflow.getHandle(w.workflow_id).describe().catch(() => null)
     return { type: w.workflow_type, id: w.workflow_id, status: d?.status.name ?? (w.started ? 'NOT_FOUND' : 'NOT_STARTED'), pendingActivities: d?.raw.pendingActivities?.length ?? 0 }
   }))
-  try {
-    const final = await waitFor(async () => {
-      const [events, messages, described, dispatches] = await Promise.all([newEvents(), outbound(), describeAll(), dispatchStatuses()])
-      const received = new Set(hooks.ids)
-      return {
-        eventsMissing: events.filter((id) => !received.has(id)).length,
-        messagesUnsettled: messages.filter((m) => !settled(m.status)).length,
-        smsMissing: messages.filter((m) => m.channel === 'sms' && !sms.messages.some((s) => s.idempotencyToken === m.idempotency_key)).length,
-        emailMissing: messages.filter((m) => m.channel === 'email' && !smtp.messageIds.includes(messageIdOf(m.idempotency_key))).length,
-        workflowsBusy: described.filter((d) => d.status !== 'COMPLETED' && !(d.status === 'RUNNING' && d.pendingActivities === 0)).length,
-        dispatchesOpen: dispatches.filter((s) => s !== 'exhausted').length,
-      }
-    }, (v) => Object.values(v).every((n) => n === 0), 100_000, 500)
-    note(`settled ${JSON.stringify(final)}`)
-  } finally {
-    console.log(`faults: timeline\n  ${log.join('\n  ')}`)
-  }
+  const final = await waitFor(async () => {
+    const [events, messages, described, dispatches] = await Promise.all([newEvents(), outbound(), describeAll(), dispatchStatuses()])
+    const received = new Set(hooks.ids)
+    return {
+      eventsMissing: events.filter((id) => !received.has(id)).length,
+      messagesUnsettled: messages.filter((m) => !settled(m.status)).length,
+      smsMissing: messages.filter((m) => m.channel === 'sms' && !sms.messages.some((s) => s.idempotencyToken === m.idempotency_key)).length,
+      emailMissing: messages.filter((m) => m.channel === 'email' && !smtp.messageIds.includes(messageIdOf(m.idempotency_key))).length,
+      workflowsBusy: described.filter((d) => d.status !== 'COMPLETED' && !(d.status === 'RUNNING' && d.pendingActivities === 0)).length,
+      dispatchesOpen: dispatches.filter((s) => s !== 'exhausted').length,
+    }
+  }, (v) => Object.values(v).every((n) => n === 0), 100_000, 500)
+  note(`settled ${JSON.stringify(final)}`)
 
   // ---- The counts.
   const events = await newEvents()
@@ -348,6 +349,7 @@ it('kill -9 of the API, the worker and Temporal, a Postgres restart and receiver
     faultsMs: faults,
     seconds: Math.round((Date.now() - started) / 1000),
   }
+  printTimeline()
   console.log(`faults: counts ${JSON.stringify(counts, (_, v: unknown) => (v instanceof Map ? Object.fromEntries(v) : v), 2)}`)
 
   // Enough was in flight to mean something.
