@@ -7,7 +7,7 @@ export default defineConfig({
   test: {
     include: ['test/faults/**/*.fault.ts'],
     globalSetup: ['test/faults/global-setup.ts'],
-    testTimeout: 180_000,
+    testTimeout: 240_000,
     hookTimeout: 120_000,
     fileParallelism: false,
     maxWorkers: 1,
