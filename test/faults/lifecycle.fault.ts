@@ -112,7 +112,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
  */
 async function call(method: string, path: string, body: unknown, key?: string): Promise<any> {
   const idempotencyKey = randomUUID()
-  const deadline = Date.now() + 90_000
+  const deadline = Date.now() + CALL_DEADLINE_MS
   for (;;) {
     const reply = await fetch(`${base}${path}`, {
       method,
@@ -124,7 +124,7 @@ async function call(method: string, path: string, body: unknown, key?: string): 
       if (reply.status >= 400) throw new Error(`${method} ${path}: ${reply.status} ${JSON.stringify(reply.body)}`)
       return reply.body
     }
-    if (Date.now() > deadline) throw new Error(`${method} ${path}: no answer for good within 90 s (last ${reply.status} ${JSON.stringify(reply.body)})`)
+    if (Date.now() > deadline) throw new Error(`${method} ${path}: no answer for good within ${CALL_DEADLINE_MS / 1000} s (last ${reply.status} ${JSON.stringify(reply.body)})`)
     await sleep(250)
   }
 }
@@ -135,12 +135,19 @@ async function call(method: string, path: string, body: unknown, key?: string): 
  */
 const stillRunning = (body: any) => body?.error === 'idempotency_conflict' && /still being processed/.test(body?.message ?? '')
 
+/**
+ * How long a caller keeps retrying: a request cut by the API's kill holds its idempotency key until
+ * the claim counts as abandoned (60 s), and the restarted processes take tens of seconds to load on
+ * a busy machine.
+ */
+const CALL_DEADLINE_MS = 150_000
+
 const RETRYABLE = new Set(['database_unavailable', 'worker_unavailable', 'temporal_unavailable', 'service_unavailable'])
 
 /** A tool call over MCP (JSON-RPC), retried as call() is; an isError answer other than "try again" throws. */
 async function tool(key: string, name: string, args: Record<string, unknown>): Promise<any> {
   const idempotencyKey = randomUUID()
-  const deadline = Date.now() + 90_000
+  const deadline = Date.now() + CALL_DEADLINE_MS
   for (;;) {
     const reply = await fetch(`${base}/api/v1/mcp`, {
       method: 'POST',
@@ -154,7 +161,7 @@ async function tool(key: string, name: string, args: Record<string, unknown>): P
       throw new Error(`${name}: ${JSON.stringify(result.structuredContent)}`)
     }
     if (reply.status > 0 && reply.status < 500 && reply.status !== 200) throw new Error(`${name}: ${reply.status} ${JSON.stringify(reply.body)}`)
-    if (Date.now() > deadline) throw new Error(`${name}: no answer for good within 90 s (last ${reply.status} ${JSON.stringify(reply.body)})`)
+    if (Date.now() > deadline) throw new Error(`${name}: no answer for good within ${CALL_DEADLINE_MS / 1000} s (last ${reply.status} ${JSON.stringify(reply.body)})`)
     await sleep(250)
   }
 }
@@ -179,7 +186,10 @@ it('kill -9 of the API, the worker and Temporal, a Postgres restart and receiver
   const log: string[] = []
   const note = (what: string) => log.push(`${elapsed()} ${what}`)
   const printTimeline = () => console.log(`faults: timeline\n  ${log.join('\n  ')}`)
-  onTestFailed(printTimeline)
+  onTestFailed(() => {
+    printTimeline()
+    for (const part of [api, worker]) console.log(`faults: ${part.name} output (tail)\n${part.output().slice(-6000)}`)
+  })
 
   // ---- Before the faults: a company, its webhook subscription to every event, and the things the
   // in-flight work acts on (quotes to send, invoices to send, subcontractors to dispatch).
@@ -226,9 +236,16 @@ it('kill -9 of the API, the worker and Temporal, a Postgres restart and receiver
 
   // ---- The work, spread over the fault window so that each fault finds some of it in flight.
   const actions: string[] = []
+  /** The longest any call of each kind took to be answered for good, retries included (ms). */
+  const slowest: Record<string, number> = {}
   const work: Promise<void>[] = []
   const at = (ms: number, what: string, fn: () => Promise<unknown>) => {
-    const done = sleep(ms).then(fn).then(() => void actions.push(what))
+    const done = sleep(ms).then(async () => {
+      const t = Date.now()
+      await fn()
+      actions.push(what)
+      slowest[what] = Math.max(slowest[what] ?? 0, Date.now() - t)
+    })
     done.catch(() => {}) // awaited below, with the others
     work.push(done)
   }
@@ -294,7 +311,7 @@ it('kill -9 of the API, the worker and Temporal, a Postgres restart and receiver
 
   // ---- Recovery: the callers' work completes, the held notices are approved, and everything settles.
   await Promise.all(work)
-  note(`all ${actions.length} calls answered`)
+  note(`all ${actions.length} calls answered; slowest (ms) ${JSON.stringify(slowest)}`)
   expect(pendingActions).toHaveLength(APPROVALS)
   for (const actionId of pendingActions) {
     const res = await tool(key, 'workflows.approve_action', { action_id: actionId })
