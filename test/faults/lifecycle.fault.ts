@@ -348,7 +348,7 @@ it('kill -9 of the API, the worker and Temporal, a Postgres restart and receiver
       workflowsBusy: described.filter((d) => d.status !== 'COMPLETED' && !(d.status === 'RUNNING' && d.pendingActivities === 0)).length,
       dispatchesOpen: dispatches.filter((s) => s !== 'exhausted').length,
     }
-  }, (v) => Object.values(v).every((n) => n === 0), 100_000, 500)
+  }, (v) => Object.values(v).every((n) => (Array.isArray(n) ? n.length : n) === 0), 100_000, 500)
   note(`settled ${JSON.stringify(final)}`)
 
   // ---- The counts.
