@@ -376,6 +376,15 @@ it('kill -9 of the API, the worker and Temporal, a Postgres restart and receiver
     faultsMs: faults,
     seconds: Math.round((Date.now() - started) / 1000),
   }
+  // Where a message arrived twice: when its row was made and handed over, against the timeline.
+  const twice = [...countIds([...smsTokens, ...smtp.messageIds])].filter(([, n]) => n > 1).map(([id]) => id)
+  for (const id of twice) {
+    const [row] = await owner<{ created_at: Date; handed_to_provider_at: Date | null; status_updated_at: Date | null }[]>`
+      select created_at, handed_to_provider_at, status_updated_at from communications
+      where company_id = ${companyId} and (idempotency_key = ${id} or ${id} like '<%' and ${id} like '%' || replace(idempotency_key, ':', '.') || '%')`
+    const rel = (d: Date | null | undefined) => (d ? `${((d.getTime() - started) / 1000).toFixed(1)} s` : '-')
+    note(`arrived twice: ${id} (row made ${rel(row?.created_at)}, handed over ${rel(row?.handed_to_provider_at)})`)
+  }
   printTimeline()
   console.log(`faults: counts ${JSON.stringify(counts, (_, v: unknown) => (v instanceof Map ? Object.fromEntries(v) : v), 2)}`)
 
