@@ -22,6 +22,8 @@ export interface WebhookReceiver {
   secret: string
   /** webhook-id of every request, in order of arrival (repeats included). */
   ids: string[]
+  /** When each of `ids` arrived (ms since the epoch). */
+  arrivals: number[]
   /** Requests whose signature did not verify. */
   badSignatures: string[]
   /**
@@ -45,6 +47,7 @@ export async function startWebhookReceiver(delayMs: number): Promise<WebhookRece
     url: `http://127.0.0.1:${port}/hooks`,
     secret: '',
     ids: [],
+    arrivals: [],
     badSignatures: [],
     cut: new Set(),
     fault() {
@@ -82,6 +85,7 @@ export async function startWebhookReceiver(delayMs: number): Promise<WebhookRece
       }
       // Counted on arrival: a request whose answer never reaches the service still reached us.
       self.ids.push(id)
+      self.arrivals.push(Date.now())
       open.add(id)
       res.on('finish', () => answered.push({ id, at: Date.now() }))
       res.on('close', () => open.delete(id))
