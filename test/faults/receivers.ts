@@ -11,6 +11,10 @@ import { freePort } from '../helpers/local-server.js'
 /** How long after its answer a delivery may still be unrecorded by the service (its result write). */
 const RECORDING_WINDOW_MS = 2000
 
+/** The ids that arrived in the RECORDING_WINDOW_MS before now: sends a crash now may leave unrecorded. */
+export const arrivedJustBefore = (ids: string[], arrivals: number[], now = Date.now()) =>
+  ids.filter((_, i) => arrivals[i]! >= now - RECORDING_WINDOW_MS)
+
 /** Occurrences of each id. */
 export const countIds = (ids: string[]) => ids.reduce((m, id) => m.set(id, (m.get(id) ?? 0) + 1), new Map<string, number>())
 /** How many arrivals repeated an id already seen. */
@@ -100,6 +104,8 @@ export interface SmtpReceiver {
   url: string
   /** Message-ID of every message accepted, in order (repeats included). */
   messageIds: string[]
+  /** When each of `messageIds` arrived (ms since the epoch). */
+  arrivals: number[]
   down(): Promise<void>
   up(): Promise<void>
   close(): Promise<void>
@@ -108,6 +114,7 @@ export interface SmtpReceiver {
 export async function startSmtpReceiver(): Promise<SmtpReceiver> {
   const port = await freePort()
   const messageIds: string[] = []
+  const arrivals: number[] = []
   const make = () => new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
@@ -119,6 +126,7 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
       stream.on('end', () => {
         const head = raw.split(/\r?\n\r?\n/)[0]!.replace(/\r?\n[ \t]+/g, ' ')
         messageIds.push(/^message-id:\s*(.+)$/im.exec(head)?.[1]?.trim() ?? '(none)')
+        arrivals.push(Date.now())
         callback()
       })
     },
@@ -136,5 +144,5 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
   }
   await up()
   const address = (server!.server.address() as AddressInfo).port
-  return { url: `smtp://127.0.0.1:${address}?ignoreTLS=true`, messageIds, up, down, close: down }
+  return { url: `smtp://127.0.0.1:${address}?ignoreTLS=true`, messageIds, arrivals, up, down, close: down }
 }
