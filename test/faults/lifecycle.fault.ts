@@ -8,10 +8,12 @@
 // and the SMTP server down and up. The client retries every call with the same idempotency key, as
 // a careful agent would. After recovery it prints the counts and holds the service to them:
 //   - no event lost: every event the company recorded after subscribing reached the receiver;
-//   - no message sent twice: each SMS idempotency token and each email Message-ID arrived once, and
-//     every message the database says went out arrived;
-//   - webhook redeliveries (the same webhook-id again: at-least-once) only of deliveries a fault cut
-//     mid-call;
+//   - no message sent twice: each SMS idempotency token and each email Message-ID arrived once
+//     (again only when the worker's kill caught it between the provider's answer and its record:
+//     at-least-once with the same key, which Twilio deduplicates), and every message the database
+//     says went out arrived;
+//   - webhook redeliveries (the same webhook-id again: at-least-once) no more than the deliveries
+//     the faults cut mid-call;
 //   - every workflow the service queued finished, or is still waiting (no pending activity), and
 //     none failed, timed out or was terminated.
 // Webhook delivery is a black box here (events in the database -> the receiver), whatever
