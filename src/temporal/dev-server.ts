@@ -22,6 +22,8 @@ export function findTemporalCli(explicit?: string): string | null {
 export interface DevServer {
   address: string
   uiUrl: string
+  /** The CLI's process id: the fault suite kills it with SIGKILL and starts another on the same file. */
+  pid: number | undefined
   stop(): Promise<void>
 }
 
@@ -88,6 +90,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   return {
     address,
     uiUrl: `http://localhost:${options.uiPort}`,
+    pid: child.pid,
     async stop() {
       process.off('exit', killOnExit)
       if (child.exitCode !== null) return

@@ -1,10 +1,11 @@
 // The API service as a separate process (src/main-api.ts, as in production), on a test app's
 // database and task queue: for tests that kill it, or terminate its database connections, and
 // watch what the process itself does.
-import { spawn, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { inject } from 'vitest'
 import type { TestApp } from './app.js'
 import { waitFor } from './wait.js'
+import { spawnEntry } from './entry-process.js'
 
 export interface ApiProcess {
   child: ChildProcess
@@ -22,20 +23,16 @@ export interface ApiProcess {
  */
 export async function startApiProcess(app: Pick<TestApp, 'config'>, env: Record<string, string> = {}, upWithinMs = 60_000): Promise<ApiProcess> {
   const port = env.PORT ? Number(env.PORT) : 20_000 + Math.floor(Math.random() * 20_000)
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main-api.ts'], {
-    env: {
-      ...process.env,
-      DATABASE_URL: app.config.DATABASE_URL,
-      TEMPORAL_ADDRESS: inject('temporalAddress'),
-      TEMPORAL_TASK_QUEUE: app.config.TEMPORAL_TASK_QUEUE,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      // The relay stays out of the way unless a test asks for it.
-      OUTBOX_RELAY_INTERVAL_MS: '600000',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const child = spawnEntry('main-api', {
+    DATABASE_URL: app.config.DATABASE_URL,
+    TEMPORAL_ADDRESS: inject('temporalAddress'),
+    TEMPORAL_TASK_QUEUE: app.config.TEMPORAL_TASK_QUEUE,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    // The relay stays out of the way unless a test asks for it.
+    OUTBOX_RELAY_INTERVAL_MS: '600000',
+    ...env,
   })
   let output = ''
   const collect = (chunk: Buffer) => (output += chunk.toString())

@@ -62,7 +62,7 @@ async function startStripeMock(): Promise<LocalServer> {
 }
 
 /** Bundles workflows/ as the worker would (the same function) into a file; rebuilt on watch reruns. */
-async function buildWorkflowBundle(): Promise<{ path: string; rebuild(): Promise<void>; remove(): Promise<void> }> {
+export async function buildWorkflowBundle(): Promise<{ path: string; rebuild(): Promise<void>; remove(): Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), 'tradie-workflow-bundle-'))
   const path = join(dir, 'workflows.js')
   const rebuild = async () => writeFileSync(path, (await bundleWorkflows()).code)

@@ -12,6 +12,8 @@ export interface TwilioRequest {
   idempotencyToken: string | undefined
   form: Record<string, string>
   sid: string
+  /** When it arrived (ms since the epoch). */
+  at: number
 }
 
 export interface LocalTwilio {
@@ -54,7 +56,7 @@ export async function startLocalTwilio(options: { accountSid?: string; authToken
     }
     const form = Object.fromEntries(new URLSearchParams(body))
     const sid = `SM${String(++counter).padStart(32, '0')}`
-    messages.push({ accountSid: match[1]!, authorization: req.headers.authorization, idempotencyToken: req.headers['i-twilio-idempotency-token'] as string | undefined, form, sid })
+    messages.push({ accountSid: match[1]!, authorization: req.headers.authorization, idempotencyToken: req.headers['i-twilio-idempotency-token'] as string | undefined, form, sid, at: Date.now() })
     res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({
       sid, account_sid: accountSid, to: form.To, from: form.From, body: form.Body, status: 'queued', direction: 'outbound-api',
       num_segments: '1', date_created: new Date().toUTCString(), uri: `/2010-04-01/Accounts/${accountSid}/Messages/${sid}.json`,

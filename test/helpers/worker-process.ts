@@ -1,8 +1,9 @@
 // The Temporal worker as a separate process (src/main-worker.ts, as in production), for crash
 // tests that kill it with SIGKILL and start another. It runs on a test app's database and task queue.
-import { spawn, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { inject } from 'vitest'
 import type { TestApp } from './app.js'
+import { spawnEntry } from './entry-process.js'
 
 export interface WorkerProcesses {
   /** Starts a worker; resolves once it polls Temporal ("worker ready" in its log). */
@@ -16,21 +17,17 @@ export function workerProcesses(app: () => Pick<TestApp, 'config'>, env: () => R
   const workers: ChildProcess[] = []
   return {
     start() {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/main-worker.ts'], {
-        env: {
-          ...process.env,
-          LOG_LEVEL: 'info',
-          // A killed worker holds its runs on its own queue this long before the next one may take
-          // them (the SDK's 10 s by default): the crash is the same, the wait after it shorter.
-          TEMPORAL_STICKY_TIMEOUT_MS: '1000',
-          ...env(),
-          DATABASE_URL: app().config.DATABASE_URL,
-          TEMPORAL_ADDRESS: inject('temporalAddress'),
-          TEMPORAL_TASK_QUEUE: app().config.TEMPORAL_TASK_QUEUE,
-          // The run's prebuilt bundle: a restarted worker is ready without bundling again.
-          TEMPORAL_WORKFLOW_BUNDLE: inject('workflowBundlePath'),
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
+      const child = spawnEntry('main-worker', {
+        LOG_LEVEL: 'info',
+        // A killed worker holds its runs on its own queue this long before the next one may take
+        // them (the SDK's 10 s by default): the crash is the same, the wait after it shorter.
+        TEMPORAL_STICKY_TIMEOUT_MS: '1000',
+        ...env(),
+        DATABASE_URL: app().config.DATABASE_URL,
+        TEMPORAL_ADDRESS: inject('temporalAddress'),
+        TEMPORAL_TASK_QUEUE: app().config.TEMPORAL_TASK_QUEUE,
+        // The run's prebuilt bundle: a restarted worker is ready without bundling again.
+        TEMPORAL_WORKFLOW_BUNDLE: inject('workflowBundlePath'),
       })
       workers.push(child)
       return new Promise((resolve, reject) => {

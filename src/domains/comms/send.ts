@@ -6,6 +6,7 @@
 // (spam-act.ts) hold for every tool and automation.
 import type postgres from 'postgres'
 import type { Deps } from '../../core/deps.js'
+import { fromDatabaseOutage } from '../../core/errors.js'
 import { metricsOf } from '../../core/metrics.js'
 import { withTenant } from '../../db/sql.js'
 import { PermanentDeliveryError } from '../../providers/sms/provider.js'
@@ -80,6 +81,34 @@ export async function sendMessage(deps: Deps, req: MessageRequest): Promise<Mess
   }
 }
 
+/**
+ * Pauses between tries of the record that the provider took a message (about 6 s in all, inside
+ * MESSAGE_SEND's 10 s per attempt).
+ */
+const HANDOVER_RECORD_RETRY_MS = [250, 500, 1000, 2000, 2000]
+
+/**
+ * Records that the provider took the message. The message is out by now, so a database outage here
+ * must not fail the attempt: a failed attempt is retried, and the retry, finding the row not handed
+ * over, sends the message again. The fault suite saw exactly that across a Postgres restart: one
+ * payment-chase email delivered twice (Twilio drops a repeated idempotency token; an SMTP server
+ * does not). So the write is tried again while the database comes back. Only a crash of the worker
+ * between the provider's answer and this write still sends again (at-least-once, same key).
+ */
+async function recordHandover(deps: Deps, companyId: string, rowId: string, result: { providerMessageId: string | null; status: string }) {
+  const now = deps.clock.now()
+  for (let attempt = 0; ; attempt++) {
+    try {
+      // A status callback may have arrived first: the status only moves forward.
+      return await withTenant(deps.db, companyId, (tx) => markHandedToProvider(tx, rowId, result, now))
+    } catch (error) {
+      const pause = HANDOVER_RECORD_RETRY_MS[attempt]
+      if (!fromDatabaseOutage(error) || pause === undefined) throw error
+      await new Promise((resolve) => setTimeout(resolve, pause))
+    }
+  }
+}
+
 async function send(deps: Deps, req: MessageRequest): Promise<MessageOutcome> {
   const provider = req.channel === 'sms' ? deps.sms : deps.email
   const prepared = await withTenant(deps.db, req.companyId, (tx) => prepare(deps, tx, req, provider.name))
@@ -102,9 +131,7 @@ async function send(deps: Deps, req: MessageRequest): Promise<MessageOutcome> {
         headers: row.unsubscribe_token ? unsubscribeHeaders(unsubscribeUrl(deps, row.unsubscribe_token)) : undefined,
         attachments: req.attachInvoicePdf ? [await invoicePdfAttachment(deps, req.companyId, req.attachInvoicePdf)] : undefined,
       })
-    const now = deps.clock.now()
-    // A status callback may have arrived first: the status only moves forward.
-    await withTenant(deps.db, req.companyId, (tx) => markHandedToProvider(tx, row.id, result, now))
+    await recordHandover(deps, req.companyId, row.id, result)
     return { communicationId: row.id, status: result.status, provider: provider.name, alreadySent: false }
   } catch (error) {
     if (error instanceof PermanentDeliveryError) {
