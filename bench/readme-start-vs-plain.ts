@@ -11,10 +11,10 @@
 //   BENCH_START=tsx to start the sources under tsx instead, as `npm start` did before the build;
 //   BENCH_SERVICE_DIR=<checkout> to start another checkout of the service, e.g. an earlier commit)
 import { execFileSync, spawn } from 'node:child_process'
-import { createWriteStream, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createWriteStream, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { autocannon, freePort, type LoadResult } from './harness.js'
+import { autocannon, freePort, reportResult, type LoadResult } from './harness.js'
 import { startPlainLeads } from './plain-leads.js'
 import { connect } from '../src/db/sql.js'
 import { loadConfig } from '../src/config.js'
@@ -206,9 +206,20 @@ const report = {
   request_lines_logged: requestLines,
   service_answers_seen: served,
 }
-console.log(JSON.stringify(report, null, 2))
-mkdirSync('bench/results', { recursive: true })
-writeFileSync(`bench/results/readme-start-vs-plain${start === 'tsx' ? '-tsx' : ''}.json`, JSON.stringify(report, null, 2) + '\n')
+const sum = (values: number[]) => values.reduce((a, b) => a + b, 0)
+const overall = Math.round((sum(runs.map((r) => r.service.requestsPerSecond)) / sum(runs.map((r) => r.plain.requestsPerSecond))) * 1000) / 1000
+reportResult(`readme-start-vs-plain${start === 'tsx' ? '-tsx' : ''}`, {
+  headline: {
+    ratio_of: 'GET /api/v1/leads?limit=50 of the service as npm start runs it ÷ plain Koa key lookup + list, requests/s',
+    ratio: overall, better: 'higher', goal: '>= 0.8', met: overall >= 0.8,
+    figures: {
+      'service req/s': Math.round(sum(runs.map((r) => r.service.requestsPerSecond)) / runs.length),
+      'plain req/s': Math.round(sum(runs.map((r) => r.plain.requestsPerSecond)) / runs.length),
+      'CPU/request ratio': Math.round((sum(runs.map((r) => r.cpuRatio)) / runs.length) * 1000) / 1000,
+    },
+  },
+  ...report,
+})
 
 rmSync(dataDir, { recursive: true, force: true })
 const admin = connect(ADMIN_URL, { max: 1 })

@@ -25,6 +25,7 @@ const BENCHES: Bench[] = [
   { script: 'usage-vs-bare.ts' },
   { script: 'mcp-vs-rest-leads.ts' },
   { script: 'leads-vs-plain-koa.ts' },
+  { script: 'readme-start-vs-plain.ts' },
   { script: 'lists-at-scale.ts' },
   { script: 'lead-to-sms.ts' },
   { script: 'webhooks.ts', env: { TEMPORAL_DEV_STORE: 'memory' } },
