@@ -17,7 +17,7 @@ import { webhookDeliveries, webhookDeliveriesWorkflowId, type DeliveryPassResult
 import { clearSubscriptionFailing, disableFailingSubscription, disableGoneSubscription, insertAttempt, markSubscriptionFailing } from './queries.js'
 import {
   dueDeliveries, earliestDue, failPendingDeliveries, findBatchSubscription, recordAttemptOnDelivery, type AttemptSettles, type BatchSubscription, type DueDelivery,
-} from './batch-queries.js'
+} from './queries/batch.js'
 
 /** POSTs in flight at once for one subscription: enough to keep a fast receiver busy, few enough to be polite. */
 export const DELIVERY_CONCURRENCY = 16

@@ -41,7 +41,10 @@ async function subscribe(key: string, path: string): Promise<string> {
   return res.body.subscription.id as string
 }
 const lead = (key: string, name: string) => app.call('POST', '/api/v1/leads', { key, body: { name, serviceType: 'Plumbing' } })
-const statuses = (subscriptionId: string) => app.owner<{ status: string }[]>`select status from webhook_deliveries where subscription_id = ${subscriptionId} order by created_at`
+// Through the API (webhooks.deliveries: newest first, each with its attempts), oldest first here.
+const deliveries = async (key: string, subscriptionId: string) =>
+  ((await app.call('GET', `/api/v1/webhooks/${subscriptionId}/deliveries`, { key })).body.deliveries as { status: string; attempts: unknown[] }[]).reverse()
+const statuses = async (key: string, subscriptionId: string) => (await deliveries(key, subscriptionId)).map(({ status }) => ({ status }))
 
 it('records webhookDeliveries: retried on its timer, woken by a signal, ended idle; and stopped by an unsubscribe', async () => {
   const company = await onboard(app)
@@ -50,9 +53,9 @@ it('records webhookDeliveries: retried on its timer, woken by a signal, ended id
   receiver.answer('/retried', (n) => (n === 1 ? { status: 500 } : { status: 200 }))
   const retriedSub = await subscribe(key, '/retried')
   expect((await lead(key, 'Replay Retried')).status).toBe(201)
-  await waitFor(() => statuses(retriedSub), (rows) => rows[0]?.status === 'delivered', 30_000, 100)
+  await waitFor(() => statuses(key, retriedSub), (rows) => rows[0]?.status === 'delivered', 30_000, 100)
   expect((await lead(key, 'Replay Signalled')).status).toBe(201)
-  await waitFor(() => statuses(retriedSub), (rows) => rows.length === 2 && rows.every((r) => r.status === 'delivered'), 30_000, 100)
+  await waitFor(() => statuses(key, retriedSub), (rows) => rows.length === 2 && rows.every((r) => r.status === 'delivered'), 30_000, 100)
   const retriedId = webhookDeliveriesWorkflowId({ companyId: company.company_id, subscriptionId: retriedSub })
   const retried = temporal.workflow.getHandle(retriedId)
   expect(await retried.result()).toMatchObject({ outcome: 'idle', passes: 3 })
@@ -64,10 +67,10 @@ it('records webhookDeliveries: retried on its timer, woken by a signal, ended id
   const stoppedSub = await subscribe(key, '/stopped')
   const stoppedId = webhookDeliveriesWorkflowId({ companyId: company.company_id, subscriptionId: stoppedSub })
   expect((await lead(key, 'Replay Stopped')).status).toBe(201)
-  await waitFor(() => app.owner`select 1 from webhook_attempts a join webhook_deliveries d on d.id = a.delivery_id where d.subscription_id = ${stoppedSub}`, (rows) => rows.length === 1, 30_000, 100)
+  await waitFor(() => deliveries(key, stoppedSub), (rows) => rows.reduce((n, d) => n + d.attempts.length, 0) === 1, 30_000, 100)
   expect((await app.call('DELETE', `/api/v1/webhooks/${stoppedSub}`, { key })).status).toBe(200)
   const stopped = temporal.workflow.getHandle(stoppedId)
   expect(await stopped.result()).toMatchObject({ outcome: 'stopped' })
-  expect(await statuses(stoppedSub)).toEqual([{ status: 'failed' }])
+  expect(await statuses(key, stoppedSub)).toEqual([{ status: 'failed' }])
   recorded.push({ workflowType: 'webhookDeliveries', workflowId: stoppedId, case: 'stopped', history: await stopped.fetchHistory() })
 }, 120_000)
