@@ -6,7 +6,7 @@
 // Run: npm run bench:leads-plain   (env: BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_ROUNDS)
 import { readFileSync } from 'node:fs'
 import { autocannon, reportResult, startBenchService, type LoadResult } from './harness.js'
-import { startPlainLeads } from './plain-leads.js'
+import { seedOtherCompanies, startPlainLeads } from './plain-leads.js'
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 20)
@@ -28,14 +28,7 @@ for (let i = 0; i < LEADS; i++) {
   })
 }
 
-await service.owner`
-  with others as (
-    insert into companies (id, business_name, contact_email)
-    select gen_random_uuid(), 'Other ' || c, 'other' || c || '@example.com.au' from generate_series(1, ${OTHER_COMPANIES}) c
-    returning id)
-  insert into leads (company_id, name, suburb, created_at, updated_at)
-  select id, 'Other lead ' || i, 'Parramatta', now() - i * interval '1 minute', now() - i * interval '1 minute'
-  from others, generate_series(1, ${LEADS}) i`
+await seedOtherCompanies(service.owner, OTHER_COMPANIES, LEADS)
 
 // Statistics, as autovacuum would gather within its first minute: without them the first rounds
 // measure Postgres planning against a table it knows nothing about, and the later ones whatever

@@ -66,3 +66,18 @@ export async function startPlainLeads(databaseUrl: string, poolMax: number, opti
     },
   }
 }
+
+/**
+ * Other companies' leads in the same table, as in production: `companies` companies with `leadsEach`
+ * leads each, one a minute apart (the service's RLS and the plain handler's WHERE both skip them).
+ */
+export async function seedOtherCompanies(owner: postgres.Sql, companies: number, leadsEach: number): Promise<void> {
+  await owner`
+    with others as (
+      insert into companies (id, business_name, contact_email)
+      select gen_random_uuid(), 'Other ' || c, 'other' || c || '@example.com.au' from generate_series(1, ${companies}) c
+      returning id)
+    insert into leads (company_id, name, suburb, created_at, updated_at)
+    select id, 'Other lead ' || i, 'Parramatta', now() - i * interval '1 minute', now() - i * interval '1 minute'
+    from others, generate_series(1, ${leadsEach}) i`
+}

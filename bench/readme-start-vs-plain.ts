@@ -15,7 +15,7 @@ import { createWriteStream, mkdtempSync, readdirSync, readFileSync, rmSync } fro
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { autocannon, freePort, reportResult, type LoadResult } from './harness.js'
-import { startPlainLeads } from './plain-leads.js'
+import { seedOtherCompanies, startPlainLeads } from './plain-leads.js'
 import { connect } from '../src/db/sql.js'
 import { loadConfig } from '../src/config.js'
 
@@ -85,14 +85,7 @@ for (let i = 0; i < LEADS; i++) {
   })
 }
 // Other companies' leads share the table, as in production (bench/leads-vs-plain-koa.ts does the same).
-await owner`
-  with others as (
-    insert into companies (id, business_name, contact_email)
-    select gen_random_uuid(), 'Other ' || c, 'other' || c || '@example.com.au' from generate_series(1, ${OTHER_COMPANIES}) c
-    returning id)
-  insert into leads (company_id, name, suburb, created_at, updated_at)
-  select id, 'Other lead ' || i, 'Parramatta', now() - i * interval '1 minute', now() - i * interval '1 minute'
-  from others, generate_series(1, ${LEADS}) i`
+await seedOtherCompanies(owner, OTHER_COMPANIES, LEADS)
 await owner.unsafe('vacuum analyze')
 
 // The same pool size as the service's default.

@@ -130,15 +130,19 @@ export async function markDeliveriesStarted(sql: Sql, ids: string[]): Promise<vo
 
 // Attempts (delivery.ts).
 
-/** A delivery with its event and subscription: what one attempt sends, and where. */
-export interface DeliveryToAttempt {
-  status: string
+/** The event a delivery carries, as stored: what its body is built from (deliveryBody). */
+export interface DeliveredEvent {
   event_id: string
   event_type: string
   created_at: Date
   payload: unknown
   entity_type: string
   entity_id: string
+}
+
+/** A delivery with its event and subscription: what one attempt sends, and where. */
+export interface DeliveryToAttempt extends DeliveredEvent {
+  status: string
   url: string
   secret: string
   previous_secret: string | null

@@ -2,6 +2,7 @@
 // with their events, the earliest next attempt, and one attempt's record on its delivery. Tenant
 // functions: the transaction comes from withTenant() (RLS scopes the rows).
 import type postgres from 'postgres'
+import type { DeliveredEvent } from '../queries.js'
 
 export interface BatchSubscription {
   url: string
@@ -19,16 +20,10 @@ export async function findBatchSubscription(tx: postgres.TransactionSql, id: str
 }
 
 /** A due delivery with what its attempt sends: the event as stored, and which attempt of which run it is. */
-export interface DueDelivery {
+export interface DueDelivery extends DeliveredEvent {
   id: string
   run: number
   attempt: number
-  event_id: string
-  event_type: string
-  created_at: Date
-  payload: unknown
-  entity_type: string
-  entity_id: string
 }
 
 /**
