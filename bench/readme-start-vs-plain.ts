@@ -9,7 +9,9 @@
 // load test would hit in its first second.
 // Run: npm run bench:start   (env: BENCH_SECONDS 10, BENCH_CONNECTIONS 20, BENCH_ROUNDS 3,
 //   BENCH_START=tsx to start the sources under tsx instead, as `npm start` did before the build;
-//   BENCH_SERVICE_DIR=<checkout> to start another checkout of the service, e.g. an earlier commit)
+//   BENCH_SERVICE_DIR=<checkout> to start another checkout of the service, e.g. an earlier commit;
+//   BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" extra node flags for the service, e.g. a V8
+//   CPU profile of each of its processes, written when it stops)
 import { execFileSync, spawn } from 'node:child_process'
 import { createWriteStream, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
@@ -37,7 +39,8 @@ const logFile = join(dataDir, 'service.log')
 if (start === 'built') execFileSync('npm', ['run', '-s', 'build'], { stdio: 'inherit', cwd: serviceDir })
 const port = await freePort()
 const { NODE_OPTIONS: _, ...env } = process.env
-const child = spawn(process.execPath, start === 'built' ? ['dist/src/main.js'] : ['--import', 'tsx', 'src/main.ts'], {
+const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)
+const child = spawn(process.execPath, [...nodeArgs, ...(start === 'built' ? ['dist/src/main.js'] : ['--import', 'tsx', 'src/main.ts'])], {
   env: {
     ...env,
     DATABASE_URL: dbUrl.toString(),

@@ -141,9 +141,12 @@ export function createApp(deps: Deps, registry: Registry, options: AppOptions): 
   system.get('/.well-known/agent-card.json', (ctx) => (ctx.body = agentCard))
   system.get('/.well-known/mcp-server.json', (ctx) => (ctx.body = mcpServerCard))
 
+  // The REST routes first: they are most of the traffic, and their first-segment dispatch passes a
+  // request none of them holds straight on, so the routers below see the same requests as before
+  // (no path of theirs is a REST route's: /api/v1/openapi.json, /docs, /documents/:id/file).
+  app.use(restRoutes(registry, deps, limiter))
   app.use(routerMiddleware(system))
   app.use(routerMiddleware(documentFileRoutes(deps, limiter)))
-  app.use(restRoutes(registry, deps, limiter))
   for (const router of [sandboxPaymentPages(deps), quotePages(deps), invoicePages(deps), unsubscribePages(deps), referralPages(deps), walletPages(deps), dispatchOfferPages(deps)]) app.use(routerMiddleware(router))
   return app
 }

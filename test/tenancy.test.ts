@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { onboard, startTestApp, type TestApp } from './helpers/app.js'
-import { withTenant } from '../src/db/sql.js'
+import { connect, readWithTenant, withTenant } from '../src/db/sql.js'
 
 let app: TestApp
 let a: Awaited<ReturnType<typeof onboard>>
@@ -75,5 +75,27 @@ describe('row level security', () => {
     const bKeys = await app.call('GET', '/api/v1/keys', { key: b.api_key })
     expect(bKeys.body.keys.map((k: any) => k.id)).not.toContain(aKeyId)
     expect((await app.call('GET', '/api/v1/usage', { key: a.api_key })).status).toBe(200)
+  })
+
+  // readWithTenant (db/sql.ts): a list page and its count sent with BEGIN and COMMIT in one write.
+  it('readWithTenant: its statements run inside the tenant transaction; the connection comes back out of it', async () => {
+    const single = { app: connect(app.config.DATABASE_URL, { max: 1 }), listener: null as never, close: async () => {} }
+    try {
+      await single.app`set role tradie_app`
+      const [companies, setting] = await readWithTenant(single, a.company_id, (tx) => [
+        tx<{ business_name: string }[]>`select business_name from companies`,
+        tx<{ company: string }[]>`select current_setting('app.company_id') as company`,
+      ])
+      expect(companies.map((r) => r.business_name)).toEqual(['Company A'])
+      expect(setting[0]!.company).toBe(a.company_id)
+      // The same (only) connection afterwards: the transaction-local setting is gone with COMMIT.
+      const [after] = await single.app`select current_setting('app.company_id', true) as company`
+      expect(after!.company).toBe('')
+      // A failing statement fails the call, and the connection is usable (and tenant-free) after it.
+      await expect(readWithTenant(single, a.company_id, (tx) => [tx`select 1/0`, tx`select 1`])).rejects.toMatchObject({ code: '22012' })
+      expect(await single.app`select * from companies`).toHaveLength(0)
+    } finally {
+      await single.app.end()
+    }
   })
 })

@@ -72,6 +72,24 @@ const revokedKey = (revokedAt: Date) =>
     { 'WWW-Authenticate': 'Bearer realm="api", error="invalid_token", error_description="The API key was revoked"' },
   )
 
+// The SHA-256 of each key recently sent, by the key as sent: hashing is the one per-call cost of
+// the key lookup that the key cache (key-cache.ts, keyed by hash) cannot save. Only strings shaped
+// like our keys get here; at KEPT_HASHES the map starts over, so it stays small whatever is sent.
+// It holds keys the process has just read from a request anyway, and answers nothing by itself:
+// whether a hash is a live key is still the key cache's (at most a second old) lookup.
+const KEPT_HASHES = 1000
+const keyHashes = new Map<string, string>()
+
+function keyHash(token: string): string {
+  let hash = keyHashes.get(token)
+  if (hash === undefined) {
+    if (keyHashes.size >= KEPT_HASHES) keyHashes.clear()
+    hash = hashApiKey(token)
+    keyHashes.set(token, hash)
+  }
+  return hash
+}
+
 // Principals that still have to be counted toward the monthly quota. The count comes after
 // authorisation (countApiCall), so a call refused with 401, 403 or 429 is never counted.
 const uncounted = new WeakSet<Principal>()
@@ -90,7 +108,7 @@ export async function authenticate(
   const token = bearerToken(authorization)
   if (!token) throw unauthorized('Missing API key. Send the header "Authorization: Bearer <API_KEY>"; get a key from POST /api/v1/onboard.')
   if (!looksLikeApiKey(token)) throw invalidKey()
-  const hash = hashApiKey(token)
+  const hash = keyHash(token)
   const rateLimit = limiter.consume(hash)
   const cache = keyCacheOf(deps)
   const found = cache.cached(hash) ?? (await cache.get(hash))

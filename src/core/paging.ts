@@ -150,19 +150,30 @@ export function limitOffset(sql: Sql, page: Page) {
  * needs only for its columns. The order and the keyset condition are written here once, for every
  * list, so they always agree with each other and with the (..., created_at DESC, id DESC) indexes.
  */
-export async function listPage<R extends postgres.Row>(
-  sql: Sql,
-  page: Page,
-  query: { select: Condition; from: Condition; alias?: string; matching: (Condition | Absent)[] },
-): Promise<{ rows: R[]; total: number }> {
+export async function listPage<R extends postgres.Row>(sql: Sql, page: Page, query: ListQuery): Promise<{ rows: R[]; total: number }> {
+  const [rows, counted] = await Promise.all(listPageStatements<R>(sql, page, query))
+  return { rows, total: counted[0]!.n }
+}
+
+export interface ListQuery {
+  select: Condition
+  from: Condition
+  alias?: string
+  matching: (Condition | Absent)[]
+}
+
+/**
+ * listPage's two statements, not yet sent: the page and the capped count (whose one row's n is the
+ * count), for readWithTenant (db/sql.ts), which sends them with the transaction around them.
+ */
+export function listPageStatements<R extends postgres.Row>(sql: Sql, page: Page, query: ListQuery): [postgres.PendingQuery<R[]>, postgres.PendingQuery<{ n: number }[]>] {
   const column = (name: string) => (query.alias ? sql`${sql(query.alias)}.${sql(name)}` : sql`${sql(name)}`)
-  const [rows, total] = await Promise.all([
+  return [
     sql<R[]>`
       ${query.select} ${whereAll(sql, [...query.matching, keysetCondition(sql, page, query.alias)])}
       order by ${column('created_at')} desc, ${column('id')} desc ${limitOffset(sql, page)}`,
-    cappedCount(sql, sql`${query.from} ${whereAll(sql, query.matching)}`),
-  ])
-  return { rows, total }
+    cappedCountStatement(sql, sql`${query.from} ${whereAll(sql, query.matching)}`),
+  ]
 }
 
 /**
@@ -170,9 +181,12 @@ export async function listPage<R extends postgres.Row>(
  * bounded however many rows match; pageEnvelope reports anything above COUNT_CAP as capped.
  */
 export async function cappedCount(sql: Sql, from: Condition): Promise<number> {
-  const [row] = await sql<{ n: number }[]>`select count(*)::int as n from (select 1 ${from} limit ${COUNT_CAP + 1}) matching`
+  const [row] = await cappedCountStatement(sql, from)
   return row!.n
 }
+
+const cappedCountStatement = (sql: Sql, from: Condition) =>
+  sql<{ n: number }[]>`select count(*)::int as n from (select 1 ${from} limit ${COUNT_CAP + 1}) matching`
 
 /**
  * The page envelope. `counted` is cappedCount's answer; a full page may have more after it, so it

@@ -136,6 +136,44 @@ export async function withTenant<T>(db: Db, companyId: string, fn: (tx: postgres
   }
 }
 
+/**
+ * withTenant for a read that is a fixed set of statements (a list page and its count): `statements`
+ * builds them, unsent, and they go out in one write with the transaction around them, BEGIN and
+ * the tenant setting first and COMMIT last, so the read is one round trip instead of two (withTenant
+ * waits for its reads before sending COMMIT). The same transaction, setting and RLS as withTenant.
+ * The statements are sent here, in order, so none can reach Postgres after COMMIT (outside the
+ * transaction, where no company is set); their results come back in the same order.
+ */
+export async function readWithTenant<Q extends readonly { execute(): PromiseLike<unknown> }[]>(
+  db: Db,
+  companyId: string,
+  statements: (tx: postgres.TransactionSql) => [...Q],
+): Promise<{ [K in keyof Q]: Awaited<Q[K]> }> {
+  const conn = await db.app.reserve()
+  try {
+    const sent: PromiseLike<unknown>[] = [conn.unsafe(openTenantTransaction(companyId)).execute()]
+    try {
+      for (const statement of statements(conn as unknown as postgres.TransactionSql)) sent.push(statement.execute())
+    } catch (error) {
+      sent.push(Promise.reject(error)) // a statement that could not be built: the transaction is rolled back below
+    }
+    // postgres.js writes an executed query a microtask later, in the order execute() was called.
+    const committing = conn`commit`.execute()
+    const [settled, committed] = await Promise.all([Promise.allSettled(sent), Promise.allSettled([committing])])
+    const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected')
+    if (failed) {
+      // COMMIT of a failed transaction answers ROLLBACK; this makes sure it is over whatever happened.
+      await conn`rollback`.catch(() => {})
+      throw failed.reason
+    }
+    if (committed[0]!.status === 'rejected') throw committed[0]!.reason
+    if (committed[0]!.value.command === 'ROLLBACK') throw new Error('readWithTenant: the transaction was rolled back because one of its queries failed')
+    return settled.slice(1).map((s) => (s as PromiseFulfilledResult<unknown>).value) as { [K in keyof Q]: Awaited<Q[K]> }
+  } finally {
+    conn.release()
+  }
+}
+
 /** Postgres unique_violation, e.g. an email that is already registered. */
 export function isUniqueViolation(error: unknown, constraint?: string): boolean {
   const e = error as { code?: string; constraint_name?: string }

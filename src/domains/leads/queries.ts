@@ -1,7 +1,7 @@
 // Lead SQL. Every function takes the tenant transaction from withTenant(); RLS scopes the rows.
 import type postgres from 'postgres'
 import type { LeadPriority, LeadStatus } from './schema.js'
-import { listPage, type Page } from '../../core/paging.js'
+import { listPage, listPageStatements, type ListQuery, type Page } from '../../core/paging.js'
 
 export interface LeadRow {
   id: string
@@ -91,9 +91,18 @@ export interface LeadFilter {
  * served by the index for its filter (migration 009) instead of one plan for every combination.
  */
 export async function listLeadRows(tx: postgres.TransactionSql, filter: LeadFilter, page: Page): Promise<{ rows: LeadRow[]; total: number }> {
+  return listPage<LeadRow>(tx, page, leadList(tx, filter))
+}
+
+/** listLeadRows's two statements unsent, for readWithTenant: the page and the capped count. */
+export function leadListStatements(tx: postgres.TransactionSql, filter: LeadFilter, page: Page) {
+  return listPageStatements<LeadRow>(tx, page, leadList(tx, filter))
+}
+
+function leadList(tx: postgres.TransactionSql, filter: LeadFilter): ListQuery {
   const matching = [
     filter.status && tx`status = ${filter.status}`,
     filter.priority && tx`priority = ${filter.priority}`,
   ]
-  return listPage<LeadRow>(tx, page, { select: tx`select ${leadColumns(tx)} from leads`, from: tx`from leads`, matching })
+  return { select: tx`select ${leadColumns(tx)} from leads`, from: tx`from leads`, matching }
 }
