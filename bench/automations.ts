@@ -75,13 +75,13 @@ await Promise.all(jobs.map((run) => run()))
 const startsMs = Date.now() - started
 
 const target = chases + followUps
-// Only each run's first reminder counts (the chase's reminder 1, by SMS; the follow-up's number 1 of the
-// first send): a run slower than the second follow-up's 60 "days" would otherwise count that one too.
+// Only each run's first reminder counts: the chase's second step is a year away, but a run slower than
+// the second follow-up's 60 "days" would otherwise count that one too (quote-follow-up:<quote>:<send>:<number>).
 let handed = 0
 while (Date.now() - started < DEADLINE_MS) {
   handed = (await owner<{ handed: number }[]>`
     select count(*)::int as handed from communications
-    where company_id = ${companyId} and handed_to_provider_at is not null and (idempotency_key like 'invoice-chase:%:1:sms' or idempotency_key like 'quote-follow-up:%:1:1')`)[0]!.handed
+    where company_id = ${companyId} and handed_to_provider_at is not null and (idempotency_key like 'invoice-chase:%' or (idempotency_key like 'quote-follow-up:%' and split_part(idempotency_key, ':', 4) = '1'))`)[0]!.handed
   if (handed >= target) break
   await new Promise((r) => setTimeout(r, 250))
 }
@@ -91,7 +91,7 @@ const latencies = await owner<{ kind: string; ms: number }[]>`
   select case when idempotency_key like 'invoice-chase:%' then 'chase' else 'follow_up' end as kind,
          extract(epoch from (handed_to_provider_at - ${t0})) * 1000 as ms
   from communications
-  where company_id = ${companyId} and handed_to_provider_at is not null and (idempotency_key like 'invoice-chase:%:1:sms' or idempotency_key like 'quote-follow-up:%:1:1')
+  where company_id = ${companyId} and handed_to_provider_at is not null and (idempotency_key like 'invoice-chase:%' or (idempotency_key like 'quote-follow-up:%' and split_part(idempotency_key, ':', 4) = '1'))
   order by ms`
 const summary = (kind?: string) => {
   const ms = latencies.filter((l) => !kind || l.kind === kind).map((l) => Number(l.ms))
