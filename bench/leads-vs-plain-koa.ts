@@ -1,7 +1,7 @@
 // GET /api/v1/leads?limit=50 with a key (the whole service: auth, quota count, RLS transaction,
 // validation, logging) against a plain Koa + postgres.js handler in the same process doing the
 // least the same answer needs: one key lookup by hash, then the leads list query and its count
-// (the real listLeadRows, so it follows changes to that query). The ratio is the target:
+// (the service's listPage and lead columns, bench/plain-leads.ts, so it follows changes to them). The ratio is the target:
 // the service should serve at least 0.8 of the plain handler's requests per second.
 // Run: npm run bench:leads-plain   (env: BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_ROUNDS)
 import { readFileSync } from 'node:fs'

@@ -1,7 +1,7 @@
 // Lead SQL. Every function takes the tenant transaction from withTenant(); RLS scopes the rows.
 import type postgres from 'postgres'
 import type { LeadPriority, LeadStatus } from './schema.js'
-import { listPage, listPageStatements, type ListQuery, type Page } from '../../core/paging.js'
+import { listPageStatements, type ListQuery, type Page } from '../../core/paging.js'
 
 export interface LeadRow {
   id: string
@@ -89,12 +89,8 @@ export interface LeadFilter {
  * A page, newest first, by offset or after a keyset position, and the matching rows counted up to
  * COUNT_CAP + 1 (see cappedCount). The WHERE clause has only the filters given, so each query is
  * served by the index for its filter (migration 009) instead of one plan for every combination.
+ * Both statements unsent, for readWithTenant (the page and the capped count in one round trip).
  */
-export async function listLeadRows(tx: postgres.TransactionSql, filter: LeadFilter, page: Page): Promise<{ rows: LeadRow[]; total: number }> {
-  return listPage<LeadRow>(tx, page, leadList(tx, filter))
-}
-
-/** listLeadRows's two statements unsent, for readWithTenant: the page and the capped count. */
 export function leadListStatements(tx: postgres.TransactionSql, filter: LeadFilter, page: Page) {
   return listPageStatements<LeadRow>(tx, page, leadList(tx, filter))
 }
