@@ -10,9 +10,8 @@ import { metricsOf } from '../../core/metrics.js'
 import { withTenant } from '../../db/sql.js'
 import { eachAtMost } from '../../temporal/outbox.js'
 import { defineWorkflow } from '../../temporal/contract.js'
-import { deliveryBody, retrySchedule, tellOwner } from './delivery.js'
-import { postWebhook, type PostOutcome } from './http-post.js'
-import { signDelivery } from './signing.js'
+import { attemptRecord, retrySchedule, signAndPost, tellOwner } from './delivery.js'
+import type { PostOutcome } from './http-post.js'
 import { webhookDeliveries, webhookDeliveriesWorkflowId, type DeliveryPassResult, type WebhookDeliveriesActivities, type WebhookDeliveriesInput } from './workflows/webhook-deliveries.js'
 import { clearSubscriptionFailing, disableFailingSubscription, disableGoneSubscription, insertAttempt, markSubscriptionFailing } from './queries.js'
 import {
@@ -88,11 +87,7 @@ async function stop(deps: Deps, companyId: string, subscriptionId: string, attem
 }
 
 async function attempt(deps: Deps, companyId: string, subscriptionId: string, sub: BatchSubscription, d: DueDelivery, scheduleMs: number[]): Promise<Outcome> {
-  const now = deps.clock.now()
-  const secrets = [sub.secret, ...(sub.previous_secret && sub.previous_secret_expires_at && sub.previous_secret_expires_at > now ? [sub.previous_secret] : [])]
-  const body = deliveryBody(d, companyId)
-  const headers = signDelivery({ messageId: `evt_${d.event_id}`, timestamp: Math.floor(now.getTime() / 1000), body, secrets })
-  const result = await postWebhook({ url: sub.url, body, headers, allowPrivate: deps.config.WEBHOOK_ALLOW_PRIVATE_TARGETS, timeoutMs: deps.config.WEBHOOK_TIMEOUT_MS })
+  const result = await signAndPost(deps, companyId, sub, d)
   const recorded = await withTenant(deps.db, companyId, (tx) => record(deps, tx, companyId, subscriptionId, d, result, scheduleMs))
   if (recorded.notify) await tellOwner(deps, companyId, { subscriptionId, url: sub.url, at: recorded.notify })
   return recorded.outcome
@@ -101,10 +96,7 @@ async function attempt(deps: Deps, companyId: string, subscriptionId: string, su
 async function record(deps: Deps, tx: Parameters<Parameters<typeof withTenant>[2]>[0], companyId: string, subscriptionId: string, d: DueDelivery, result: PostOutcome, scheduleMs: number[]): Promise<{ outcome: Outcome; notify?: Date }> {
   const at = deps.clock.now()
   const last = d.attempt >= scheduleMs.length
-  const inserted = await insertAttempt(tx, companyId, {
-    deliveryId: d.id, attempt: d.attempt, run: d.run, ok: result.ok, responseStatus: result.status, latencyMs: Math.round(result.latencyMs),
-    responseBody: result.bodySnippet || null, error: result.error ?? (result.redirected ? 'redirect not followed' : null),
-  }, at)
+  const inserted = await insertAttempt(tx, companyId, { deliveryId: d.id, attempt: d.attempt, run: d.run, ...attemptRecord(result) }, at)
   // Another pass recorded this attempt first (only if two ran at once): its record stands.
   if (!inserted) return { outcome: result.ok ? 'delivered' : last ? 'failed' : 'retry' }
   const settle = (s: AttemptSettles) => recordAttemptOnDelivery(tx, d, at, s)

@@ -11,11 +11,11 @@ import { defineWorkflow } from '../../temporal/contract.js'
 import { webhookDelivery, webhookDeliveryWorkflowId, type AttemptResult, type WebhookDeliveryInput, type WebhookDeliveryActivities } from './workflows/webhook-delivery.js'
 import { sendMessage } from '../comms/send.js'
 import { escapeHtml } from '../../core/html-escape.js'
-import { postWebhook } from './http-post.js'
+import { postWebhook, type PostOutcome } from './http-post.js'
 import { signDelivery } from './signing.js'
 import {
   clearSubscriptionFailing, countDeliveryAttempt, disableFailingSubscription, disableGoneSubscription, failPendingDelivery, findAttempt,
-  findCompanyContact, findDeliveryToAttempt, insertAttempt, markDelivered, markDeliveryFailed, markSubscriptionFailing, type DeliveryToAttempt,
+  findCompanyContact, findDeliveryToAttempt, insertAttempt, markDelivered, markDeliveryFailed, markSubscriptionFailing, type DeliveredEvent, type DeliveryToAttempt,
 } from './queries.js'
 
 export type { AttemptResult, WebhookDeliveryInput }
@@ -76,18 +76,11 @@ async function attempt(deps: Deps, input: AttemptInput): Promise<AttemptResult> 
   const done = await withTenant(deps.db, companyId, (tx) => findAttempt(tx, deliveryId, input.run, input.attempt))
   if (done) return done.ok ? { outcome: 'delivered' } : done.response_status === 410 ? { outcome: 'gone' } : { outcome: input.last ? 'failed' : 'retry' }
 
-  const now = deps.clock.now()
-  const secrets = [row.secret, ...(row.previous_secret && row.previous_secret_expires_at && row.previous_secret_expires_at > now ? [row.previous_secret] : [])]
-  const body = deliveryBody(row, companyId)
-  const headers = signDelivery({ messageId: `evt_${row.event_id}`, timestamp: Math.floor(now.getTime() / 1000), body, secrets })
-  const result = await postWebhook({ url: row.url, body, headers, allowPrivate: deps.config.WEBHOOK_ALLOW_PRIVATE_TARGETS, timeoutMs: deps.config.WEBHOOK_TIMEOUT_MS })
+  const result = await signAndPost(deps, companyId, row, row)
 
   return withTenant(deps.db, companyId, async (tx) => {
     const at = deps.clock.now()
-    const inserted = await insertAttempt(tx, companyId, {
-      deliveryId, attempt: input.attempt, run: input.run, ok: result.ok, responseStatus: result.status, latencyMs: Math.round(result.latencyMs),
-      responseBody: result.bodySnippet || null, error: result.error ?? (result.redirected ? 'redirect not followed' : null),
-    }, at)
+    const inserted = await insertAttempt(tx, companyId, { deliveryId, attempt: input.attempt, run: input.run, ...attemptRecord(result) }, at)
     if (!inserted) return { outcome: input.last ? 'failed' as const : 'retry' as const }
     await countDeliveryAttempt(tx, deliveryId, at)
     if (result.ok) {
@@ -116,6 +109,28 @@ async function attempt(deps: Deps, input: AttemptInput): Promise<AttemptResult> 
     return { outcome: outcome.outcome, retryAfterSeconds: 'retryAfterSeconds' in outcome ? outcome.retryAfterSeconds : null }
   })
 }
+
+/** Where a delivery goes and with which secrets: the subscription's columns both delivery paths read. */
+type Target = Pick<DeliveryToAttempt, 'url' | 'secret' | 'previous_secret' | 'previous_secret_expires_at'>
+
+/**
+ * One attempt's request: the event enveloped, signed with the subscription's secret (and the previous
+ * one while a rotation's overlap lasts) and POSTed. Shared by the per-subscription pass
+ * (delivery-batch.ts) and the per-delivery activity kept for runs started before it.
+ */
+export async function signAndPost(deps: Deps, companyId: string, target: Target, event: DeliveredEvent): Promise<PostOutcome> {
+  const now = deps.clock.now()
+  const secrets = [target.secret, ...(target.previous_secret && target.previous_secret_expires_at && target.previous_secret_expires_at > now ? [target.previous_secret] : [])]
+  const body = deliveryBody(event, companyId)
+  const headers = signDelivery({ messageId: `evt_${event.event_id}`, timestamp: Math.floor(now.getTime() / 1000), body, secrets })
+  return postWebhook({ url: target.url, body, headers, allowPrivate: deps.config.WEBHOOK_ALLOW_PRIVATE_TARGETS, timeoutMs: deps.config.WEBHOOK_TIMEOUT_MS })
+}
+
+/** What an attempt's row records of its answer. */
+export const attemptRecord = (result: PostOutcome) => ({
+  ok: result.ok, responseStatus: result.status, latencyMs: Math.round(result.latencyMs),
+  responseBody: result.bodySnippet || null, error: result.error ?? (result.redirected ? 'redirect not followed' : null),
+})
 
 /** The owner hears that a subscription was switched off, once (the key is the subscription). */
 export async function tellOwner(deps: Deps, companyId: string, n: { subscriptionId: string; url: string; at: Date }) {
