@@ -9,8 +9,8 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
     base: { service: 'tradie-ops' },
     // trace_id and span_id of the active span, when tracing is on (tracing.ts).
     mixin: traceFields,
-    // Never log credentials, even by accident.
-    redact: ['req.headers.authorization', 'api_key', 'password', '*.password', '*.api_key'],
+    // Never log credentials, even by accident (redactSecrets below).
+    formatters: { log: redactSecrets },
   }
   return destination ? pino(options, destination) : pino(options)
 }
@@ -25,4 +25,46 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
  */
 export function stdoutDestination(): DestinationStream {
   return pino.destination({ dest: 1, sync: false })
+}
+
+const CENSOR = '[Redacted]'
+const SECRET_KEYS = ['api_key', 'password'] as const
+
+/**
+ * What pino's `redact: ['api_key', 'password', '*.api_key', '*.password', 'req.headers.authorization']`
+ * did, as one pass over the line's top-level keys: a secret at the top level or one level down is
+ * replaced by [Redacted] in a copy (the caller's object is left as it was). pino's own redaction
+ * with a wildcard path runs a redacting stringifier over every value of every line, the request log
+ * line included; this looks at each key once and copies only when something is censored.
+ */
+export function redactSecrets(line: Record<string, unknown>): Record<string, unknown> {
+  let copy: Record<string, unknown> | null = null
+  for (const key in line) {
+    const value = line[key]
+    if (key === 'api_key' || key === 'password') {
+      ;(copy ??= { ...line })[key] = CENSOR
+    } else if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      const censored = censorChildren(value as Record<string, unknown>, key === 'req')
+      if (censored !== value) (copy ??= { ...line })[key] = censored
+    }
+  }
+  return copy ?? line
+}
+
+function censorChildren(object: Record<string, unknown>, isRequest: boolean): Record<string, unknown> {
+  let copy: Record<string, unknown> | null = null
+  for (const secret of SECRET_KEYS) {
+    if (Object.hasOwn(object, secret)) (copy ??= copyOf(object))[secret] = CENSOR
+  }
+  const headers = object.headers as Record<string, unknown> | undefined
+  if (isRequest && headers && typeof headers === 'object' && Object.hasOwn(headers, 'authorization')) {
+    ;(copy ??= copyOf(object)).headers = { ...headers, authorization: CENSOR }
+  }
+  return copy ?? object
+}
+
+// An Error keeps its prototype, message and stack, so pino's err serializer still reads it as one.
+function copyOf(object: Record<string, unknown>): Record<string, unknown> {
+  if (!(object instanceof Error)) return { ...object }
+  return Object.assign(Object.create(Object.getPrototypeOf(object) as object) as Record<string, unknown>, object, { message: object.message, stack: object.stack })
 }

@@ -21,7 +21,7 @@ import { WorkflowDispatcher } from './temporal/outbox.js'
 import { WebhookDispatcher } from './domains/webhooks/dispatcher.js'
 import { creditMeter } from './domains/wallet/meter.js'
 import { ensureRetentionSchedule } from './domains/ops/retention.js'
-import { connectWorker, startWorker, type RunningWorker } from './temporal/worker.js'
+import type { RunningWorker } from './temporal/worker.js'
 import type { PrebuiltWorkflowBundle } from './temporal/workflow-bundle.js'
 import { API_PREFIX } from './transports/rest.js'
 import { LocalSseSessions } from './transports/mcp/sse.js'
@@ -67,7 +67,11 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const runWorker = options.worker ?? true
   // With the worker in this process, the client shares its connection so starts run eagerly.
   const security = temporalSecurity(config)
-  const workerConnection = runWorker ? await connectWorker(logger, options.temporalAddress, security, config.TEMPORAL_METRICS_ADDRESS) : null
+  // The worker's module (the Temporal worker SDK, every activity and what they use) is loaded only
+  // where a worker runs: an API process without it keeps a heap a fraction of the size, which its
+  // garbage collector walks on every request's allocations (docs/decisions.md, item 9).
+  const workerModule = runWorker ? await import('./temporal/worker.js') : null
+  const workerConnection = workerModule ? await workerModule.connectWorker(logger, options.temporalAddress, security, config.TEMPORAL_METRICS_ADDRESS) : null
   const client = await connectClient(options.temporalAddress, config.TEMPORAL_NAMESPACE, workerConnection ?? undefined, security)
   await ensureSearchAttributes(client, config.TEMPORAL_NAMESPACE)
   const workflows = new WorkflowDispatcher(client, db, config.TEMPORAL_TASK_QUEUE, logger, composition.workflows, {
@@ -96,7 +100,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   deps.credits = creditMeter(deps)
 
   let worker: RunningWorker | null = null
-  if (workerConnection) worker = await startWorker(deps, workerConnection, composition.workflows, options.workflowBundle)
+  if (workerModule && workerConnection) worker = await workerModule.startWorker(deps, workerConnection, composition.workflows, options.workflowBundle)
   // Every worker process sets the retention schedule (idempotent): no separate deploy step to forget.
   // Not fatal: the service works without it, and the next start sets it.
   if (workerConnection && config.RETENTION_SCHEDULE) {

@@ -4,10 +4,15 @@
 // an in-memory exporter. Off (the default), nothing is registered, and every helper here checks one
 // boolean and calls straight through: no span, no context switch, no cost to a request.
 import { context, propagation, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span } from '@opentelemetry/api'
-import { Resource } from '@opentelemetry/resources'
-import { BatchSpanProcessor, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace-base'
-import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node'
+import type { Resource } from '@opentelemetry/resources'
+import type { SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace-base'
+import type { NodeTracerProvider } from '@opentelemetry/sdk-trace-node'
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http'
+import { createRequire } from 'node:module'
+
+// The SDK (provider, processors, resource) is required only when tracing is turned on: a process
+// without tracing does not load it (a smaller heap to collect). startTracing stays synchronous.
+const requireSdk = createRequire(import.meta.url)
 
 const TRACER = 'tradie-ops'
 
@@ -33,6 +38,9 @@ export const tracingParts = (): { processor: SpanProcessor; resource: Resource }
 export function startTracing(options: { exporter?: SpanExporter; processor?: SpanProcessor; serviceName?: string }): void {
   if (current) throw new Error('startTracing: tracing is already on in this process')
   if (!options.processor && !options.exporter) throw new Error('startTracing: give an exporter or a span processor')
+  const { BatchSpanProcessor } = requireSdk('@opentelemetry/sdk-trace-base') as typeof import('@opentelemetry/sdk-trace-base')
+  const { Resource } = requireSdk('@opentelemetry/resources') as typeof import('@opentelemetry/resources')
+  const { NodeTracerProvider } = requireSdk('@opentelemetry/sdk-trace-node') as typeof import('@opentelemetry/sdk-trace-node')
   const processor = options.processor ?? new BatchSpanProcessor(options.exporter!)
   const resource = new Resource({ 'service.name': options.serviceName ?? 'tradie-ops' })
   const provider = new NodeTracerProvider({ resource, spanProcessors: [processor] })

@@ -3,15 +3,19 @@
 // (workflows/tracing-interceptors.ts, in the bundle) carry it to each activity's header, and the
 // activity interceptor continues it around the activity (its SQL spans are children). Installed
 // only while tracing is on: off, the client and the activities run without interceptors.
-import { OpenTelemetryActivityInboundInterceptor, OpenTelemetryActivityOutboundInterceptor, OpenTelemetryWorkflowClientInterceptor, makeWorkflowExporter } from '@temporalio/interceptors-opentelemetry'
 import type { WorkflowClientInterceptor } from '@temporalio/client'
 import type { InjectedSinks, WorkerOptions } from '@temporalio/worker'
 import type { OpenTelemetrySinks } from '@temporalio/interceptors-opentelemetry'
+import { createRequire } from 'node:module'
 import { tracingOn, tracingParts } from '../tracing.js'
+
+// Required only while tracing is on (or by a worker, for its sink): the API process without
+// tracing does not load the interceptors nor the worker SDK they pull in.
+const interceptors = () => createRequire(import.meta.url)('@temporalio/interceptors-opentelemetry') as typeof import('@temporalio/interceptors-opentelemetry')
 
 /** The client's workflow interceptors: the start's span and trace header, when tracing is on. */
 export function tracingClientInterceptors(): WorkflowClientInterceptor[] {
-  return tracingOn() ? [new OpenTelemetryWorkflowClientInterceptor()] : []
+  return tracingOn() ? [new (interceptors().OpenTelemetryWorkflowClientInterceptor)()] : []
 }
 
 /**
@@ -21,6 +25,7 @@ export function tracingClientInterceptors(): WorkflowClientInterceptor[] {
  */
 export function tracingWorkerOptions(): Pick<WorkerOptions, 'interceptors' | 'sinks'> {
   const parts = tracingParts()
+  const { OpenTelemetryActivityInboundInterceptor, OpenTelemetryActivityOutboundInterceptor, makeWorkflowExporter } = interceptors()
   const sinks: InjectedSinks<OpenTelemetrySinks> = {
     exporter: parts ? makeWorkflowExporter(parts.processor, parts.resource) : { export: { fn: () => {}, callDuringReplay: false } },
   }
