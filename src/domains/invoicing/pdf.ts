@@ -13,6 +13,7 @@ type Pdf = InstanceType<typeof PDFDocument>
 const importPdfKit = () => import('pdfkit')
 let pdfkit: ReturnType<typeof importPdfKit> | undefined
 const loadPdfKit = () => (pdfkit ??= importPdfKit())
+
 type Align = 'left' | 'right'
 
 const quantityFormat = new Intl.NumberFormat('en-AU', { maximumFractionDigits: 3 })
