@@ -1,10 +1,17 @@
 // What a message looks like when it goes out: caller HTML sanitised, a plain-text part derived
 // from the HTML, and for marketing messages the business's identification and the opt-out (the
 // Spam Act rules live in spam-act.ts; this only renders them).
-import sanitizeHtml from 'sanitize-html'
-import { convert } from 'html-to-text'
+import type sanitizeHtml from 'sanitize-html'
 import { escapeHtml } from '../../core/html-escape.js'
 import { identification, isMarketing, marketingSms, type Sender } from './spam-act.js'
+
+// Loaded on the first email, not at start: both are large and most requests send none.
+const importSanitizer = () => import('sanitize-html')
+let sanitizer: ReturnType<typeof importSanitizer> | undefined
+const loadSanitizer = () => (sanitizer ??= importSanitizer())
+const importHtmlToText = () => import('html-to-text')
+let htmlToText: ReturnType<typeof importHtmlToText> | undefined
+const loadHtmlToText = () => (htmlToText ??= importHtmlToText())
 
 /**
  * A conservative allow-list for HTML a caller writes: text formatting, lists, links (http, https,
@@ -21,12 +28,14 @@ const ALLOWED: sanitizeHtml.IOptions = {
   disallowedTagsMode: 'discard',
 }
 
-export function sanitiseEmailHtml(html: string): string {
+export async function sanitiseEmailHtml(html: string): Promise<string> {
+  const { default: sanitizeHtml } = await loadSanitizer()
   return sanitizeHtml(html, ALLOWED)
 }
 
 /** The plain-text alternative of an HTML body: links kept as "text [url]", no images. */
-export function textFromHtml(html: string): string {
+export async function textFromHtml(html: string): Promise<string> {
+  const { convert } = await loadHtmlToText()
   return convert(html, { wordwrap: 78, selectors: [{ selector: 'img', format: 'skip' }] }).trim()
 }
 
@@ -36,14 +45,14 @@ export interface Composed {
 }
 
 /** The SMS or email as sent. unsubscribeUrl is the marketing email's /u/<token> page. */
-export function composeMessage(
+export async function composeMessage(
   req: { channel: 'sms' | 'email'; messageType: string; body: string; text?: string },
   sender: Sender,
   unsubscribeUrl: string | null,
-): Composed {
+): Promise<Composed> {
   const marketing = isMarketing(req.messageType)
   if (req.channel === 'sms') return { body: marketing ? marketingSms(req.body, sender) : req.body, text: null }
-  const text = req.text ?? textFromHtml(req.body)
+  const text = req.text ?? await textFromHtml(req.body)
   if (!marketing || !unsubscribeUrl) return { body: req.body, text }
   const who = identification(sender)
   const footer = `<hr><p style="font-size:12px;color:#555">This message is from ${escapeHtml(who)}. ` +

@@ -29,11 +29,11 @@ export function recordedView(row: { channel: 'sms' | 'email'; to_address: string
 export async function messageViews(tx: postgres.TransactionSql, messages: QueuedMessage[]): Promise<SentMessageView[]> {
   if (!messages.length) return []
   const company = await readCompany(tx)
-  return messages.map((m) => {
+  return Promise.all(messages.map(async (m): Promise<SentMessageView> => {
     const unsubscribe = m.channel === 'email' && isMarketing(m.messageType) ? UNSUBSCRIBE_PLACEHOLDER : null
-    const composed = composeMessage(m, company, unsubscribe)
+    const composed = await composeMessage(m, company, unsubscribe)
     return m.channel === 'sms'
       ? { channel: 'sms', to: canonicalAddress('sms', m.to), subject: null, text: composed.body, html: null }
       : { channel: 'email', to: m.to, subject: m.subject ?? '', text: composed.text ?? '', html: composed.body }
-  })
+  }))
 }

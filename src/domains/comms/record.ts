@@ -48,7 +48,7 @@ export async function recordOutbound(
   options: { provider: string; company: Company; id?: string; status?: 'queued' | 'failed'; error?: string },
 ): Promise<void> {
   const token = req.channel === 'email' && isMarketing(req.messageType) ? randomBytes(24).toString('base64url') : null
-  const composed = composeMessage(req, options.company, token ? unsubscribeUrl(deps, token) : null)
+  const composed = await composeMessage(req, options.company, token ? unsubscribeUrl(deps, token) : null)
   const now = deps.clock.now()
   await insertOutboundMessage(tx, {
     id: options.id, company_id: req.companyId, channel: req.channel, message_type: req.messageType,

@@ -126,7 +126,7 @@ async function send(deps: Deps, req: MessageRequest): Promise<MessageOutcome> {
         statusCallback: deps.sms.name === 'twilio' ? twilioStatusCallbackUrl(deps, row.id) : undefined,
       })
       : await deps.email.send({
-        to: req.to, subject: req.subject ?? '', html: row.body, text: row.text_body ?? textFromHtml(row.body), idempotencyKey: req.idempotencyKey,
+        to: req.to, subject: req.subject ?? '', html: row.body, text: row.text_body ?? await textFromHtml(row.body), idempotencyKey: req.idempotencyKey,
         replyTo: req.replyTo ?? company.contactEmail,
         headers: row.unsubscribe_token ? unsubscribeHeaders(unsubscribeUrl(deps, row.unsubscribe_token)) : undefined,
         attachments: req.attachInvoicePdf ? [await invoicePdfAttachment(deps, req.companyId, req.attachInvoicePdf)] : undefined,

@@ -94,8 +94,8 @@ export async function sendSms(deps: Deps, principal: Principal, input: Static<ty
 }
 
 export async function sendEmail(deps: Deps, principal: Principal, input: Static<typeof SendEmailInput>) {
-  const html = sanitiseEmailHtml(input.body)
-  const text = textFromHtml(html)
+  const html = await sanitiseEmailHtml(input.body)
+  const text = await textFromHtml(html)
   if (!text.trim() && !/<img\b/i.test(html)) {
     throw validationError(['body: nothing is left to send once scripts, styles and other unsafe HTML are removed'], 'The email was not sent.')
   }

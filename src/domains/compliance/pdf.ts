@@ -2,13 +2,18 @@
 // from disk). Every page carries the DRAFT marking; the sign-off block and the workers' sign-on table
 // close the document. The creation date is fixed to the day it was prepared, so the same draft gives
 // the same bytes, and a retried call finds the document it already stored.
-import PDFDocument from 'pdfkit'
+import type PDFDocument from 'pdfkit'
 import type { Static } from 'typebox'
 import { formatAbn } from '../onboarding/abn.js'
 import type { SwmsResponse } from './schema.js'
 
 export type SwmsDraft = Omit<Static<typeof SwmsResponse>, 'document'>
 type Pdf = InstanceType<typeof PDFDocument>
+
+// Loaded on the first render, not at start: pdfkit is a large share of the API's heap.
+const importPdfKit = () => import('pdfkit')
+let pdfkit: ReturnType<typeof importPdfKit> | undefined
+const loadPdfKit = () => (pdfkit ??= importPdfKit())
 
 const MARGIN = 50
 const FOOTER_ROOM = 30
@@ -149,6 +154,7 @@ function drawFooters(pdf: Pdf, d: SwmsDraft): void {
 }
 
 export async function renderSwmsPdf(d: SwmsDraft): Promise<Buffer> {
+  const { default: PDFDocument } = await loadPdfKit()
   const pdf = new PDFDocument({
     size: 'A4', margins: { top: MARGIN, left: MARGIN, right: MARGIN, bottom: MARGIN + FOOTER_ROOM }, bufferPages: true, lang: 'en-AU', displayTitle: true,
     info: { Title: `DRAFT Safe Work Method Statement: ${d.title}`, Author: d.business_name, Subject: 'Draft SWMS: must be reviewed and signed by a competent person', CreationDate: new Date(`${d.prepared_on}T00:00:00Z`) },

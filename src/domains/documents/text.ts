@@ -6,8 +6,7 @@
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { extractText, getDocumentProxy } from 'unpdf'
-import { createWorker, OEM, type Worker } from 'tesseract.js'
+import type { Worker } from 'tesseract.js'
 import type { MediaType } from './sniff.js'
 
 export type TextSource = 'pdf_text' | 'ocr' | 'none'
@@ -19,11 +18,18 @@ const OCR_TIMEOUT_MS = 60_000
 
 const require = createRequire(import.meta.url)
 let ocrWorker: Promise<Worker> | null = null
+// Both libraries are loaded on first use, not at start: they are large and most processes never read a document.
+const importUnpdf = () => import('unpdf')
+let unpdf: ReturnType<typeof importUnpdf> | undefined
+const loadUnpdf = () => (unpdf ??= importUnpdf())
+const importTesseract = () => import('tesseract.js')
+let tesseract: ReturnType<typeof importTesseract> | undefined
+const loadTesseract = () => (tesseract ??= importTesseract())
 
 function ocr(): Promise<Worker> {
   if (!ocrWorker) {
     const eng = require('@tesseract.js-data/eng') as { langPath: string; gzip: boolean }
-    ocrWorker = createWorker('eng', OEM.LSTM_ONLY, { langPath: eng.langPath, gzip: eng.gzip, cachePath: join(tmpdir(), 'tradie-ocr'), cacheMethod: 'none' })
+    ocrWorker = loadTesseract().then(({ createWorker, OEM }) => createWorker('eng', OEM.LSTM_ONLY, { langPath: eng.langPath, gzip: eng.gzip, cachePath: join(tmpdir(), 'tradie-ocr'), cacheMethod: 'none' }))
     ocrWorker.catch(() => (ocrWorker = null))
   }
   return ocrWorker
@@ -45,6 +51,7 @@ const tidy = (text: string) => text.replace(/\r/g, '').replace(/[ \t]+/g, ' ').r
 export async function readText(bytes: Buffer, mediaType: MediaType): Promise<ReadText> {
   try {
     if (mediaType === 'application/pdf') {
+      const { extractText, getDocumentProxy } = await loadUnpdf()
       const pdf = await getDocumentProxy(new Uint8Array(bytes))
       const { text } = await extractText(pdf, { mergePages: true })
       const clean = tidy(text)

@@ -1,13 +1,19 @@
 // The invoice as an A4 PDF: an Australian tax invoice (or adjustment note) drawn with pdfkit's
 // built-in Helvetica, so nothing is read from disk or the network and the same document gives the
 // same bytes (pdfkit derives the file ID from the creation date, which we fix to the issue date).
-import PDFDocument from 'pdfkit'
+import type PDFDocument from 'pdfkit'
 import type { InvoiceDocument, InvoiceLine, Party } from './document.js'
 import { formatAbn } from '../onboarding/abn.js'
 import { formatDollars } from '../../core/money.js'
 import { longLocalDate, zonedToInstant } from '../../core/zoned-time.js'
 
 type Pdf = InstanceType<typeof PDFDocument>
+
+// Loaded on the first render, not at start: pdfkit is a large share of the API's heap.
+const importPdfKit = () => import('pdfkit')
+let pdfkit: ReturnType<typeof importPdfKit> | undefined
+const loadPdfKit = () => (pdfkit ??= importPdfKit())
+
 type Align = 'left' | 'right'
 
 const quantityFormat = new Intl.NumberFormat('en-AU', { maximumFractionDigits: 3 })
@@ -219,6 +225,7 @@ function drawFooters(pdf: Pdf, doc: InvoiceDocument): void {
 
 export async function renderInvoicePdf(doc: InvoiceDocument): Promise<Buffer> {
   const { invoice } = doc
+  const { default: PDFDocument } = await loadPdfKit()
   const pdf = new PDFDocument({
     size: 'A4',
     margins: { top: MARGIN, left: MARGIN, right: MARGIN, bottom: MARGIN + FOOTER_ROOM },

@@ -1,10 +1,16 @@
 // Business days for an Australian state or territory: not a Saturday or Sunday and not one of the
 // state's public holidays (date-holidays, type 'public', which includes substitute days). Dates are
 // local calendar dates (YYYY-MM-DD) in the company's time zone; the caller turns them into instants.
-import Holidays from 'date-holidays'
+import { createRequire } from 'node:module'
+import type Holidays from 'date-holidays'
 import type { AU_STATES } from '../../shared-schema.js'
 
 export type AuStateCode = (typeof AU_STATES)[number]
+
+// Required on the first holiday lookup, not at start (date-holidays is large); a synchronous, cached
+// require keeps these functions synchronous for their callers. Its CJS build has the same data as the ESM one.
+let HolidaysClass: typeof Holidays | undefined
+const loadHolidays = () => (HolidaysClass ??= createRequire(import.meta.url)('date-holidays') as typeof Holidays)
 
 const calendars = new Map<string, Holidays>()
 const publicHolidayCache = new Map<string, Map<string, string>>()
@@ -15,7 +21,7 @@ function publicHolidays(state: AuStateCode, year: number): Map<string, string> {
   let days = publicHolidayCache.get(key)
   if (!days) {
     let calendar = calendars.get(state)
-    if (!calendar) calendars.set(state, (calendar = new Holidays('AU', state)))
+    if (!calendar) calendars.set(state, (calendar = new (loadHolidays())('AU', state)))
     days = new Map()
     for (const h of calendar.getHolidays(year)) if (h.type === 'public') days.set(h.date.slice(0, 10), h.name)
     publicHolidayCache.set(key, days)
