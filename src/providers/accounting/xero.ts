@@ -3,7 +3,8 @@
 // and the OAuth flow in xero-oauth.ts. Each call reports X-MinLimit-Remaining / X-DayLimit-Remaining;
 // a 429 is waited out for its Retry-After (up to maxRetryWaitMs in all), a 5xx or a lost answer is retried
 // with the same Idempotency-Key, so Xero returns the first result instead of making a second record.
-import { AccountingApi, CreditNote, Invoice, LineAmountTypes, Phone, type Contact } from 'xero-node'
+import type { AccountingApi, Contact } from 'xero-node'
+import type * as XeroModule from 'xero-node'
 import { centsToDollars } from '../../core/money.js'
 import { XERO_CAPABILITIES } from './catalogue.js'
 import { XeroOAuth, type XeroOAuthOptions } from './xero-oauth.js'
@@ -23,6 +24,10 @@ type Headers = Record<string, unknown>
 interface SdkAnswer<T> { response: { status: number; headers: object }; body: T }
 
 const RETRIES_ON_5XX = 2
+
+// The SDK is large: loaded on the first call that needs it (not when this module is imported), then cached.
+let sdk: Promise<typeof XeroModule> | undefined
+const loadXero = () => (sdk ??= import('xero-node'))
 
 const number = (value: unknown) => (typeof value !== 'string' && typeof value !== 'number' ? null : value === '' || Number.isNaN(Number(value)) ? null : Number(value))
 export const limitsFrom = (headers: object): RateLimits | null => {
@@ -95,6 +100,7 @@ export class XeroAccounting implements AccountingProvider {
   }
 
   async createContact(auth: ProviderAuth, contact: ContactFields, idempotencyKey: string): Promise<ProviderResult<ProviderRecordRef>> {
+    const { Phone } = await loadXero()
     const body = {
       contacts: [{
         name: contact.name,
@@ -108,6 +114,7 @@ export class XeroAccounting implements AccountingProvider {
   }
 
   async createInvoice(auth: ProviderAuth, invoice: InvoiceFields, idempotencyKey: string): Promise<ProviderResult<ProviderRecordRef>> {
+    const { Invoice, LineAmountTypes } = await loadXero()
     const body = {
       invoices: [{
         type: Invoice.TypeEnum.ACCREC,
@@ -126,6 +133,7 @@ export class XeroAccounting implements AccountingProvider {
   }
 
   async createCreditNote(auth: ProviderAuth, creditNote: InvoiceFields, idempotencyKey: string): Promise<ProviderResult<ProviderRecordRef>> {
+    const { CreditNote, LineAmountTypes } = await loadXero()
     const body = {
       creditNotes: [{
         type: CreditNote.TypeEnum.ACCRECCREDIT,
@@ -207,6 +215,7 @@ export class XeroAccounting implements AccountingProvider {
    * repeats the same request, Idempotency-Key included.
    */
   private async call<T>(send: (api: AccountingApi) => Promise<SdkAnswer<T>>, auth: ProviderAuth): Promise<ProviderResult<T>> {
+    const { AccountingApi } = await loadXero()
     let waitedMs = 0
     let retries = 0
     for (;;) {

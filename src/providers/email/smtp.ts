@@ -2,7 +2,8 @@
 // recognised downstream as the same message. The server's answer decides the status: the
 // recipient accepted is 'sent'; a recipient rejected, or any 5xx, is a permanent failure (not
 // retried); a 4xx or a lost connection is temporary (the activity retries).
-import nodemailer, { type Transporter } from 'nodemailer'
+import type { Transporter } from 'nodemailer'
+import type * as NodemailerModule from 'nodemailer'
 import { PermanentDeliveryError } from '../sms/provider.js'
 import type { EmailProvider, EmailResult, OutboundEmail } from './provider.js'
 
@@ -10,19 +11,27 @@ interface SmtpFailure { responseCode?: number; code?: string; response?: string;
 
 const addressOf = (entry: unknown) => (typeof entry === 'string' ? entry : (entry as { address?: string })?.address ?? '').toLowerCase()
 
+// Loaded on the first send (not when this module is imported), then cached.
+let sdk: Promise<typeof NodemailerModule> | undefined
+const loadNodemailer = () => (sdk ??= import('nodemailer'))
+
 export class SmtpEmail implements EmailProvider {
   readonly name = 'smtp'
-  private readonly transport: Transporter
+  private transport: Promise<Transporter> | undefined
 
-  constructor(url: string, readonly from: string) {
-    this.transport = nodemailer.createTransport(url)
+  constructor(private readonly url: string, readonly from: string) {}
+
+  /** The transport, made on first send. */
+  private transporter(): Promise<Transporter> {
+    return (this.transport ??= loadNodemailer().then(({ default: nodemailer }) => nodemailer.createTransport(this.url)))
   }
 
   async send(message: OutboundEmail): Promise<EmailResult> {
     const domain = this.from.split('@')[1]?.replace(/>.*$/, '') ?? 'localhost'
     let info: { messageId: string; accepted?: unknown[]; rejected?: unknown[]; response?: string }
+    const transport = await this.transporter()
     try {
-      info = await this.transport.sendMail({
+      info = await transport.sendMail({
         from: this.from,
         to: message.to,
         replyTo: message.replyTo,

@@ -4,7 +4,8 @@
 // parsed and validated here; one malformed answer is asked again once, then the caller's local
 // default answers and the result says why. A timeout or a failing server goes straight to the local
 // default: waiting twice would only double the caller's wait.
-import OpenAI, { APIConnectionTimeoutError, APIError, BadRequestError } from 'openai'
+import type OpenAI from 'openai'
+import type * as OpenAIModule from 'openai'
 import type { Static, TSchema } from 'typebox'
 import { describeErrors, validatorFor } from '../../core/validation.js'
 import type { Logger } from '../../logger.js'
@@ -22,6 +23,10 @@ export interface OpenAiCompatibleSettings {
 
 type Attempt<V> = { ok: true; value: V } | { ok: false; why: string; retry: boolean }
 
+// The SDK is large: loaded on the first request (not when this module is imported), then cached.
+let sdk: Promise<typeof OpenAIModule> | undefined
+const loadOpenAI = () => (sdk ??= import('openai'))
+
 const plainSchema = (schema: TSchema): Record<string, unknown> => JSON.parse(JSON.stringify(schema))
 
 /** The schema's name as response_format allows it: a-z, A-Z, 0-9, _ and -, at most 64 characters. */
@@ -30,19 +35,24 @@ const formatName = (purpose: string) => purpose.replace(/[^A-Za-z0-9_-]/g, '_').
 export class OpenAiCompatibleModel implements LanguageModelProvider {
   readonly name: ProducedBy
   readonly usesModel = true
-  private readonly client: OpenAI
+  private client: Promise<OpenAI> | undefined
   /** Set once the server has refused json_schema: later calls ask for json_object straight away. */
   private jsonObjectOnly = false
 
   constructor(private readonly settings: OpenAiCompatibleSettings) {
     this.name = `model:${settings.model}`
-    this.client = new OpenAI({
+  }
+
+  /** The client, made on first use. */
+  private openai(): Promise<OpenAI> {
+    const settings = this.settings
+    return (this.client ??= loadOpenAI().then(({ default: OpenAISdk }) => new OpenAISdk({
       baseURL: settings.baseUrl,
       apiKey: settings.apiKey ?? 'not-needed',
       timeout: settings.timeoutMs,
       // Our own policy below decides what is tried again; the package's retries would multiply the wait.
       maxRetries: 0,
-    })
+    })))
   }
 
   async generate<T extends TSchema>(request: StructuredRequest<T>): Promise<StructuredAnswer<Static<T>>> {
@@ -64,7 +74,7 @@ export class OpenAiCompatibleModel implements LanguageModelProvider {
     try {
       content = await this.complete(request)
     } catch (err) {
-      return { ok: false, why: this.describeFailure(err), retry: false }
+      return { ok: false, why: await this.describeFailure(err), retry: false }
     }
     if (!content) return { ok: false, why: 'the model returned no content', retry: true }
     let parsed: unknown
@@ -88,8 +98,9 @@ export class OpenAiCompatibleModel implements LanguageModelProvider {
       { role: 'system' as const, content: `${request.system}\n\nAnswer with one JSON object only, matching this JSON schema:\n${JSON.stringify(schema)}` },
       { role: 'user' as const, content: request.user },
     ]
+    const [client, { BadRequestError }] = await Promise.all([this.openai(), loadOpenAI()])
     const ask = (format: OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming['response_format']) =>
-      this.client.chat.completions.create({ model: this.settings.model, messages, response_format: format })
+      client.chat.completions.create({ model: this.settings.model, messages, response_format: format })
     if (!this.jsonObjectOnly) {
       try {
         const res = await ask({ type: 'json_schema', json_schema: { name: formatName(request.purpose), schema, strict: false } })
@@ -104,7 +115,11 @@ export class OpenAiCompatibleModel implements LanguageModelProvider {
     return res.choices[0]?.message?.content
   }
 
-  private describeFailure(err: unknown): string {
+  private async describeFailure(err: unknown): Promise<string> {
+    // A package that failed to load is itself the failure: describe it, the local default still answers.
+    const sdkLoaded = await loadOpenAI().catch(() => null)
+    if (!sdkLoaded) return `the request failed (${err instanceof Error ? err.message : String(err)})`
+    const { APIConnectionTimeoutError, APIError } = sdkLoaded
     if (err instanceof APIConnectionTimeoutError) return `no answer within ${this.settings.timeoutMs} ms (LLM_TIMEOUT_MS)`
     if (err instanceof APIError && err.status !== undefined) return `the model server answered HTTP ${err.status}`
     if (err instanceof APIError) return 'the model server could not be reached'

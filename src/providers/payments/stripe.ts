@@ -2,7 +2,9 @@
 // Connect for the money its own customers pay it. Invoice payments are DIRECT charges on the
 // company's connected account (the Stripe-Account header), so the trade business is the merchant
 // of record: its name on the card statement, its Stripe fees, its refunds and disputes.
-import Stripe from 'stripe'
+import { createHmac, timingSafeEqual } from 'node:crypto'
+import type Stripe from 'stripe'
+import type * as StripeModule from 'stripe'
 import { AppError } from '../../core/errors.js'
 import { WebhookSignatureError, type CheckoutRequest, type ConnectedAccount, type HostedSession, type InvoicePaymentRequest, type PaymentMethodActivation, type PaymentsProvider, type ProcessorEvent, type ProcessorSubscription, type WalletDepositRequest } from './provider.js'
 import { toProcessorSubscription, toSubscriptionEvent } from './stripe-subscription-events.js'
@@ -22,27 +24,39 @@ export interface StripePaymentsConfig {
 const INTERVAL = { monthly: 'month', yearly: 'year' } as const
 // Stripe reports no expiry for portal sessions, only that they are short-lived: treat them as minutes.
 const PORTAL_TTL_MS = 5 * 60 * 1000
+const WEBHOOK_TOLERANCE_S = 300
+
+// The SDK is large: loaded on the first call that needs it (not when this module is imported), then cached.
+let sdk: Promise<typeof StripeModule> | undefined
+const loadStripe = () => (sdk ??= import('stripe'))
 
 export class StripePayments implements PaymentsProvider {
   readonly name = 'stripe'
-  private readonly stripe: Stripe
+  private readonly options: Stripe.StripeConfig
+  private client: Promise<Stripe> | undefined
 
   constructor(private readonly config: StripePaymentsConfig) {
     const api = config.apiUrl ? new URL(config.apiUrl) : null
     const https = api?.protocol !== 'http:'
-    this.stripe = new Stripe(config.secretKey, {
+    this.options = {
       // The library's default is 80 s; a user is waiting on most of these calls.
       timeout: 20_000,
       // The library retries connection errors, 409s and 5xx itself, under one idempotency key per call.
       maxNetworkRetries: 2,
       ...(api ? { host: api.hostname, port: api.port || (https ? 443 : 80), protocol: https ? 'https' : 'http' } : {}),
-    })
+    }
+  }
+
+  /** The client, made on first use. */
+  private stripe(): Promise<Stripe> {
+    return (this.client ??= loadStripe().then(({ default: StripeSdk }) => new StripeSdk(this.config.secretKey, this.options)))
   }
 
   async createCheckoutSession(request: CheckoutRequest): Promise<HostedSession> {
+    const stripe = await this.stripe()
     const site = this.config.urls.siteRoot
     const metadata = { company_id: request.companyId, plan_slug: request.planSlug, billing_cycle: request.billingCycle }
-    const session = await this.stripe.checkout.sessions.create({
+    const session = await stripe.checkout.sessions.create({
       mode: 'subscription',
       client_reference_id: request.companyId,
       customer_email: request.customerEmail,
@@ -57,22 +71,24 @@ export class StripePayments implements PaymentsProvider {
   }
 
   async createPortalSession(request: { companyId: string; customerId: string }): Promise<HostedSession> {
-    const session = await this.stripe.billingPortal.sessions.create({ customer: request.customerId, return_url: `${this.config.urls.siteRoot}/billing` })
+    const stripe = await this.stripe()
+    const session = await stripe.billingPortal.sessions.create({ customer: request.customerId, return_url: `${this.config.urls.siteRoot}/billing` })
     return { id: session.id, url: session.url, expiresAt: new Date(this.config.now().getTime() + PORTAL_TTL_MS) }
   }
 
   async activateSubscription(request: CheckoutRequest & { paymentMethodId: string }): Promise<PaymentMethodActivation> {
+    const stripe = await this.stripe()
     const product = await this.planProduct(request)
     let customerId: string | null = null
     try {
-      const customer = await this.stripe.customers.create({
+      const customer = await stripe.customers.create({
         email: request.customerEmail,
         payment_method: request.paymentMethodId,
         invoice_settings: { default_payment_method: request.paymentMethodId },
         metadata: { company_id: request.companyId },
       })
       customerId = customer.id
-      const subscription = await this.stripe.subscriptions.create({
+      const subscription = await stripe.subscriptions.create({
         customer: customer.id,
         items: [{ price_data: this.planPrice(request, product) }],
         // Charge the first period now and fail the call when the card is declined (or needs 3-D Secure),
@@ -82,24 +98,25 @@ export class StripePayments implements PaymentsProvider {
       })
       return { customerId: customer.id, subscriptionId: subscription.id }
     } catch (error) {
-      if (!unusablePaymentMethod(error)) throw error
+      if (!(await unusablePaymentMethod(error))) throw error
       // Nothing was charged; a declined sign-up should leave no customer behind either.
-      if (customerId) await this.stripe.customers.del(customerId).catch(() => undefined)
+      if (customerId) await stripe.customers.del(customerId).catch(() => undefined)
       throw new AppError('payment_required', `The payment method was declined: ${(error as Error).message}`)
     }
   }
 
   async cancelSubscription(request: { companyId: string; subscriptionId: string }): Promise<void> {
-    const subscription = await this.stripe.subscriptions.cancel(request.subscriptionId)
+    const stripe = await this.stripe()
+    const subscription = await stripe.subscriptions.cancel(request.subscriptionId)
     // Activation charged the first period at once; the sign-up it paid for never happened, so refund it.
     const invoice = subscription.latest_invoice
     const invoiceId = typeof invoice === 'string' ? invoice : invoice?.id
     if (!invoiceId) return
-    const payments = await this.stripe.invoicePayments.list({ invoice: invoiceId, status: 'paid' })
+    const payments = await stripe.invoicePayments.list({ invoice: invoiceId, status: 'paid' })
     for (const { payment } of payments.data) {
       const intentId = typeof payment.payment_intent === 'string' ? payment.payment_intent : payment.payment_intent?.id
       if (!intentId) continue
-      await this.stripe.refunds.create(
+      await stripe.refunds.create(
         { payment_intent: intentId, reason: 'requested_by_customer', metadata: { company_id: request.companyId, subscription_id: request.subscriptionId } },
         { idempotencyKey: `refund-cancelled-signup:${intentId}` },
       )
@@ -107,9 +124,10 @@ export class StripePayments implements PaymentsProvider {
   }
 
   async connectAccount(request: { companyId: string; email: string; businessName: string; existingAccountId: string | null; returnUrl: string }): Promise<ConnectedAccount> {
+    const stripe = await this.stripe()
     const account = request.existingAccountId
-      ? await this.stripe.accounts.retrieve(request.existingAccountId)
-      : await this.stripe.accounts.create(
+      ? await stripe.accounts.retrieve(request.existingAccountId)
+      : await stripe.accounts.create(
           {
             country: 'AU',
             email: request.email,
@@ -127,11 +145,12 @@ export class StripePayments implements PaymentsProvider {
     const finished = account.charges_enabled && account.details_submitted && (account.requirements?.currently_due ?? []).length === 0
     if (finished) return { accountId: account.id, chargesEnabled: true, onboardingUrl: null }
     // Links are single-use and expire within minutes, so a new one is made on every call.
-    const link = await this.stripe.accountLinks.create({ account: account.id, type: 'account_onboarding', refresh_url: request.returnUrl, return_url: request.returnUrl })
+    const link = await stripe.accountLinks.create({ account: account.id, type: 'account_onboarding', refresh_url: request.returnUrl, return_url: request.returnUrl })
     return { accountId: account.id, chargesEnabled: !!account.charges_enabled, onboardingUrl: link.url }
   }
 
   async createInvoicePayment(request: InvoicePaymentRequest): Promise<HostedSession> {
+    const stripe = await this.stripe()
     // Strings only (Stripe metadata); the webhook reads these back to book the payment.
     const metadata = {
       company_id: request.companyId,
@@ -144,7 +163,7 @@ export class StripePayments implements PaymentsProvider {
     const lineItems = [line(`Invoice ${request.invoiceNumber}`, request.amountCents)]
     // The surcharge is its own line so the payer sees it and the webhook can split it off again.
     if (request.surchargeCents > 0) lineItems.push(line(request.surchargeLabel, request.surchargeCents))
-    const session = await this.stripe.checkout.sessions.create(
+    const session = await stripe.checkout.sessions.create(
       {
         mode: 'payment',
         submit_type: 'pay',
@@ -163,7 +182,8 @@ export class StripePayments implements PaymentsProvider {
   }
 
   async createWalletDeposit(request: WalletDepositRequest): Promise<HostedSession> {
-    return hosted(await this.stripe.checkout.sessions.create(walletDepositSession(request), { idempotencyKey: `wallet-deposit:${request.depositId}` }))
+    const stripe = await this.stripe()
+    return hosted(await stripe.checkout.sessions.create(walletDepositSession(request), { idempotencyKey: `wallet-deposit:${request.depositId}` }))
   }
 
   verifyWebhook(rawBody: Buffer, signatureHeader: string | undefined): ProcessorEvent {
@@ -171,7 +191,7 @@ export class StripePayments implements PaymentsProvider {
     let event: Stripe.Event
     try {
       // Default tolerance (5 minutes), with the age measured on the service's clock like everything else.
-      event = this.stripe.webhooks.constructEvent(rawBody, signatureHeader, this.config.webhookSecret, undefined, undefined, this.config.now().getTime())
+      event = constructEvent(rawBody, signatureHeader, this.config.webhookSecret, this.config.now().getTime())
     } catch (error) {
       throw new WebhookSignatureError(`The Stripe webhook did not verify: ${(error as Error).message}`)
     }
@@ -179,27 +199,29 @@ export class StripePayments implements PaymentsProvider {
   }
 
   async retrieveSubscription(subscriptionId: string): Promise<ProcessorSubscription | null> {
+    const stripe = await this.stripe()
     try {
-      return toProcessorSubscription(await this.stripe.subscriptions.retrieve(subscriptionId))
+      return toProcessorSubscription(await stripe.subscriptions.retrieve(subscriptionId))
     } catch (error) {
-      if (stripeCode(error) === 'resource_missing') return null
+      if ((await stripeCode(error)) === 'resource_missing') return null
       throw error
     }
   }
 
   /** One product per plan under a fixed id: subscription price_data must name a product, and reports group by it. */
   private async planProduct(request: CheckoutRequest): Promise<string> {
+    const stripe = await this.stripe()
     const id = `tradie_plan_${request.planSlug}`
     try {
-      return (await this.stripe.products.retrieve(id)).id
+      return (await stripe.products.retrieve(id)).id
     } catch (error) {
-      if (stripeCode(error) !== 'resource_missing') throw error
+      if ((await stripeCode(error)) !== 'resource_missing') throw error
     }
     try {
-      await this.stripe.products.create({ id, name: `${request.planName} plan`, metadata: { plan_slug: request.planSlug } })
+      await stripe.products.create({ id, name: `${request.planName} plan`, metadata: { plan_slug: request.planSlug } })
     } catch (error) {
       // Another sign-up created it meanwhile.
-      if (stripeCode(error) !== 'resource_already_exists') throw error
+      if ((await stripeCode(error)) !== 'resource_already_exists') throw error
     }
     return id
   }
@@ -216,14 +238,43 @@ function hosted(session: Stripe.Checkout.Session): HostedSession {
   return { id: session.id, url: session.url, expiresAt: new Date(session.expires_at * 1000) }
 }
 
-function stripeCode(error: unknown): string | undefined {
-  return error instanceof Stripe.errors.StripeError ? error.code : undefined
+// The SDK is already loaded here: the error came from one of its calls.
+async function stripeCode(error: unknown): Promise<string | undefined> {
+  const { StripeError } = (await loadStripe()).default.errors
+  return error instanceof StripeError ? error.code : undefined
 }
 
 /** A decline (402: card error, 3-D Secure needed) or a payment method Stripe cannot use at all. */
-function unusablePaymentMethod(error: unknown): boolean {
-  if (!(error instanceof Stripe.errors.StripeError)) return false
+async function unusablePaymentMethod(error: unknown): Promise<boolean> {
+  const { StripeError } = (await loadStripe()).default.errors
+  if (!(error instanceof StripeError)) return false
   return error.statusCode === 402 || error.type === 'StripeCardError' || (error.code === 'resource_missing' && error.param === 'payment_method')
+}
+
+/**
+ * What the SDK's webhooks.constructEvent does (scheme v1, default tolerance), done here because
+ * verifyWebhook is synchronous and must not load the SDK: an HMAC-SHA256 of `${t}.${body}` with the
+ * endpoint's secret must equal one of the header's v1 signatures, and t must be at most 300 s old.
+ */
+function constructEvent(rawBody: Buffer, header: string, secret: string, receivedAtMs: number): Stripe.Event {
+  const payload = new TextDecoder('utf8').decode(rawBody)
+  let timestamp = -1
+  const signatures: string[] = []
+  for (const item of header.split(',')) {
+    const [key, value = ''] = item.split('=')
+    if (key === 't') timestamp = parseInt(value, 10)
+    if (key === 'v1') signatures.push(value)
+  }
+  if (!Number.isFinite(timestamp) || timestamp === -1) throw new Error('Unable to extract timestamp and signatures from header')
+  if (!signatures.length) throw new Error('No signatures found with expected scheme')
+  if (!secret.trim()) throw new Error('No webhook secret value was provided. It should start with `whsec_`')
+  const expected = Buffer.from(createHmac('sha256', secret).update(`${timestamp}.${payload}`, 'utf8').digest('hex'))
+  const matches = signatures.some((s) => { const given = Buffer.from(s); return given.length === expected.length && timingSafeEqual(given, expected) })
+  if (!matches) throw new Error('No signatures found matching the expected signature for payload.')
+  if (Math.floor(receivedAtMs / 1000) - timestamp > WEBHOOK_TOLERANCE_S) throw new Error('Timestamp outside the tolerance zone')
+  const event = JSON.parse(payload) as Stripe.Event | { object?: string }
+  if (event.object === 'v2.core.event') throw new Error('A thin event notification is not a webhook event.')
+  return event as Stripe.Event
 }
 
 function toProcessorEvent(event: Stripe.Event): ProcessorEvent {

@@ -1,5 +1,6 @@
 // Any S3-compatible store through the AWS SDK v3 (AWS S3, MinIO, R2, gofakes3 in the tests).
-import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3'
+import type { S3Client } from '@aws-sdk/client-s3'
+import type * as S3Module from '@aws-sdk/client-s3'
 import type { DocumentStorage } from './provider.js'
 
 export interface S3Settings {
@@ -11,11 +12,19 @@ export interface S3Settings {
   forcePathStyle: boolean
 }
 
+// The SDK is large: loaded on the first call that needs it (not when this module is imported), then cached.
+let sdk: Promise<typeof S3Module> | undefined
+const loadS3 = () => (sdk ??= import('@aws-sdk/client-s3'))
+
 export class S3Storage implements DocumentStorage {
   readonly backend = 's3' as const
-  private readonly client: S3Client
-  constructor(private readonly settings: S3Settings) {
-    this.client = new S3Client({
+  private client: Promise<S3Client> | undefined
+  constructor(private readonly settings: S3Settings) {}
+
+  /** The client, made on first use. */
+  private s3(): Promise<S3Client> {
+    const settings = this.settings
+    return (this.client ??= loadS3().then(({ S3Client }) => new S3Client({
       region: settings.region,
       endpoint: settings.endpoint,
       forcePathStyle: settings.forcePathStyle,
@@ -23,16 +32,18 @@ export class S3Storage implements DocumentStorage {
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
       credentials: settings.accessKeyId && settings.secretAccessKey ? { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey } : undefined,
-    })
+    })))
   }
 
   async put(key: string, bytes: Buffer, mediaType: string): Promise<void> {
-    await this.client.send(new PutObjectCommand({ Bucket: this.settings.bucket, Key: key, Body: bytes, ContentType: mediaType }))
+    const [client, { PutObjectCommand }] = await Promise.all([this.s3(), loadS3()])
+    await client.send(new PutObjectCommand({ Bucket: this.settings.bucket, Key: key, Body: bytes, ContentType: mediaType }))
   }
 
   async get(key: string): Promise<Buffer | null> {
+    const [client, { GetObjectCommand, NoSuchKey, S3ServiceException }] = await Promise.all([this.s3(), loadS3()])
     try {
-      const answer = await this.client.send(new GetObjectCommand({ Bucket: this.settings.bucket, Key: key }))
+      const answer = await client.send(new GetObjectCommand({ Bucket: this.settings.bucket, Key: key }))
       return Buffer.from(await answer.Body!.transformToByteArray())
     } catch (error) {
       if (error instanceof NoSuchKey || (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 404)) return null
@@ -41,6 +52,7 @@ export class S3Storage implements DocumentStorage {
   }
 
   async delete(key: string): Promise<void> {
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.settings.bucket, Key: key }))
+    const [client, { DeleteObjectCommand }] = await Promise.all([this.s3(), loadS3()])
+    await client.send(new DeleteObjectCommand({ Bucket: this.settings.bucket, Key: key }))
   }
 }
