@@ -32,6 +32,7 @@ import { bodyError } from './transports/http-errors.js'
 import { redactPath } from './transports/http-hygiene.js'
 import { INPUT_LIMITS } from './core/input-guard.js'
 import type { SseBus } from './transports/mcp/sse-bus.js'
+import { logRequest } from './logger.js'
 
 export interface AppOptions {
   /** Health of parts outside the database (the Temporal connection). */
@@ -85,10 +86,9 @@ export function createApp(deps: Deps, registry: Registry, options: AppOptions): 
       ctx.set(err.headers)
       ctx.body = err.body()
     } finally {
-      deps.logger.info(
-        { requestId, method: ctx.method, path: redactPath(ctx.path), status: ctx.status, ms: Math.round((performance.now() - started) * 10) / 10, companyId: ctx.state.companyId },
-        'request',
-      )
+      logRequest(deps.logger, {
+        requestId, method: ctx.method, path: redactPath(ctx.path), status: ctx.status, ms: Math.round((performance.now() - started) * 10) / 10, companyId: ctx.state.companyId,
+      })
     }
   })
 

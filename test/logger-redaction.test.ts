@@ -3,17 +3,21 @@
 // before; src/logger.ts). Read back from the JSON lines a real pino logger writes.
 import { Writable } from 'node:stream'
 import { describe, expect, it } from 'vitest'
-import { createLogger, redactSecrets } from '../src/logger.js'
+import { createLogger, logRequest, redactSecrets, type RequestLine } from '../src/logger.js'
 
-function capture() {
+function capture(level = 'info') {
   const lines: Record<string, unknown>[] = []
+  const raw: string[] = []
   const stream = new Writable({
     write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>)
+      for (const line of chunk.toString().split('\n').filter(Boolean)) {
+        raw.push(line)
+        lines.push(JSON.parse(line) as Record<string, unknown>)
+      }
       done()
     },
   })
-  return { logger: createLogger('info', stream), lines }
+  return { logger: createLogger(level, stream), lines, raw }
 }
 
 describe('log redaction', () => {
@@ -48,5 +52,32 @@ describe('log redaction', () => {
     expect(logged).toMatchObject({ type: 'Error', message: 'connect failed', password: '[Redacted]' })
     expect(String(logged.stack)).toContain('connect failed')
     expect(err.password).toBe('pw')
+  })
+})
+
+describe('the request line', () => {
+  const requests: RequestLine[] = [
+    { requestId: 'f1d8a4e2-0b7c-4a51-9a63-2a0d6f3e9b10', method: 'GET', path: '/api/v1/leads', status: 200, ms: 1.3, companyId: '5b0f8d6e-4d2f-4e0a-8c53-0d2b6f1a7e44' },
+    { requestId: 'req-1', method: 'POST', path: '/q/[redacted]/accept "quoted" \\ ü', status: 404, ms: 0 },
+  ]
+
+  it('is the line pino itself writes for logger.info(line, "request"), byte for byte but the time', () => {
+    for (const request of requests) {
+      const ours = capture()
+      const pinos = capture()
+      logRequest(ours.logger.child({ instance: 'api-1' }), request)
+      pinos.logger.child({ instance: 'api-1' }).info(request, 'request')
+      const withoutTime = (line: string) => line.replace(/"time":\d+,/, '')
+      expect(ours.raw).toHaveLength(1)
+      expect(withoutTime(ours.raw[0]!)).toBe(withoutTime(pinos.raw[0]!))
+      expect(ours.lines[0]).toMatchObject({ level: 30, msg: 'request', service: 'tradie-ops', instance: 'api-1', path: request.path })
+      expect(Math.abs((ours.lines[0]!.time as number) - Date.now())).toBeLessThan(5000)
+    }
+  })
+
+  it('is not written below the info level', () => {
+    const quiet = capture('warn')
+    logRequest(quiet.logger, requests[0]!)
+    expect(quiet.raw).toEqual([])
   })
 })
