@@ -29,6 +29,21 @@ function expectOutageAnswer(reply: Reply) {
 }
 
 describe('a database connection that drops', () => {
+  it('no connection slot left (SQLSTATE 53300) is an outage to retry, not a 500', async () => {
+    // A role allowed no connections gets the same refusal as a server whose slots are all taken.
+    await app.owner.unsafe(`do $$ begin if not exists (select from pg_roles where rolname = 'tradie_no_slots') then create role tradie_no_slots login connection limit 0; end if; end $$`)
+    const url = new URL(app.config.DATABASE_URL)
+    url.username = 'tradie_no_slots'
+    const sql = connect(url.toString(), { max: 1 })
+    try {
+      const failed = await sql`select 1`.then(() => null, (error: unknown) => error) as { code?: string } | null
+      expect(failed?.code).toBe('53300')
+      expect(fromDatabaseOutage(failed)).toMatchObject({ code: 'database_unavailable', status: 503 })
+    } finally {
+      await sql.end({ timeout: 1 })
+    }
+  })
+
   it('a reserved connection whose backend is terminated fails its next query as an outage, at once', async () => {
     const sql = connect(app.config.DATABASE_URL, { max: 1 })
     try {

@@ -93,8 +93,9 @@ export function fromDataException(error: unknown): AppError | null {
 export const DATABASE_RETRY_SECONDS = 2
 
 // How a lost database connection shows itself: postgres.js's own codes, the socket's, SQLSTATE class
-// 08 (connection exception) and 57P01-57P03 (the server shutting down, crashed, or not yet accepting).
-const CONNECTION_LOST = new Set(['CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', '57P01', '57P02', '57P03'])
+// 08 (connection exception), 57P01-57P03 (the server shutting down, crashed, or not yet accepting)
+// and 53300 (no connection slot left, for the server or the role): retrying later is the answer.
+const CONNECTION_LOST = new Set(['CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', '57P01', '57P02', '57P03', '53300'])
 
 /**
  * A database connection that dropped during the call, as 503 database_unavailable with Retry-After,
@@ -106,7 +107,7 @@ export function fromDatabaseOutage(error: unknown): AppError | null {
   if (typeof code !== 'string' || !(CONNECTION_LOST.has(code) || /^08[0-9A-Z]{3}$/.test(code))) return null
   return new AppError(
     'database_unavailable',
-    `The database connection dropped during this call (the database restarted or failed over). Retry in ${DATABASE_RETRY_SECONDS} s. ` +
+    `The database connection dropped or could not be opened during this call (the database restarted, failed over or had no connection free). Retry in ${DATABASE_RETRY_SECONDS} s. ` +
       'A write may or may not have been saved: read it back before sending it again.',
     { retry_after_seconds: DATABASE_RETRY_SECONDS },
     { 'Retry-After': String(DATABASE_RETRY_SECONDS) },
