@@ -4,16 +4,19 @@
 // service has row level security), through the service's own listPage and columns so it follows
 // changes to them. Used by the ratio benchmark and the profiler. With count: false it is the handler
 // the README-start benchmark compares with (bench/readme-start-vs-plain.ts): key lookup and the list
-// query only, as a plain handler without a total would be written.
+// query only, as a plain handler without a total would be written. With `tenantUrl` (the app role's
+// URL) it reads the way the service does instead: the page and its count in one tenant transaction
+// under row level security (readWithTenant), which splits the service's cost into the tenancy's
+// part and the rest (bench/readme-start-vs-plain.ts, BENCH_PLAIN=tenant).
 import Koa from 'koa'
 import type { AddressInfo } from 'node:net'
 import type { Server } from 'node:http'
 import type postgres from 'postgres'
-import { connect } from '../src/db/sql.js'
+import { connect, createDb, readWithTenant } from '../src/db/sql.js'
 import { bearerToken } from '../src/core/auth.js'
 import { hashApiKey } from '../src/core/credentials.js'
 import { listPage, pageEnvelope, pageFrom } from '../src/core/paging.js'
-import { leadColumns, presentLead, type LeadRow } from '../src/domains/leads/queries.js'
+import { leadColumns, leadListStatements, presentLead, type LeadRow } from '../src/domains/leads/queries.js'
 
 export interface PlainLeads {
   url: string
@@ -24,9 +27,10 @@ export interface PlainLeads {
  * Connects as the database owner, so it pays for no RLS, no transaction and no quota; it scopes to
  * the key's company itself. Same pool size as the service.
  */
-export async function startPlainLeads(databaseUrl: string, poolMax: number, options: { count?: boolean } = {}): Promise<PlainLeads> {
+export async function startPlainLeads(databaseUrl: string, poolMax: number, options: { count?: boolean; tenantUrl?: string } = {}): Promise<PlainLeads> {
   const count = options.count ?? true
   const sql = connect(databaseUrl, { max: poolMax })
+  const tenantDb = options.tenantUrl ? createDb(options.tenantUrl, { max: poolMax }) : null
   const plain = new Koa()
   plain.use(async (ctx) => {
     const token = bearerToken(ctx.get('authorization') || undefined)
@@ -39,6 +43,12 @@ export async function startPlainLeads(databaseUrl: string, poolMax: number, opti
       return
     }
     const page = pageFrom({ limit: Number(ctx.query.limit ?? 50) })
+    if (tenantDb) {
+      const [rows, counted] = await readWithTenant(tenantDb, key.company_id, (tx) => leadListStatements(tx, {}, page))
+      const leads = rows.map(presentLead)
+      ctx.body = { leads, ...pageEnvelope(leads, counted[0]!.n, page) }
+      return
+    }
     const tx = sql as unknown as postgres.TransactionSql
     if (!count) {
       const rows = await tx<LeadRow[]>`
@@ -63,6 +73,7 @@ export async function startPlainLeads(databaseUrl: string, poolMax: number, opti
     async stop() {
       server.close()
       await sql.end()
+      await tenantDb?.close()
     },
   }
 }
