@@ -4,14 +4,11 @@
 import type sanitizeHtml from 'sanitize-html'
 import { escapeHtml } from '../../core/html-escape.js'
 import { identification, isMarketing, marketingSms, type Sender } from './spam-act.js'
+import { loadOnce } from '../../core/load-once.js'
 
 // Loaded on the first email, not at start: both are large and most requests send none.
-const importSanitizer = () => import('sanitize-html')
-let sanitizer: ReturnType<typeof importSanitizer> | undefined
-const loadSanitizer = () => (sanitizer ??= importSanitizer())
-const importHtmlToText = () => import('html-to-text')
-let htmlToText: ReturnType<typeof importHtmlToText> | undefined
-const loadHtmlToText = () => (htmlToText ??= importHtmlToText())
+const loadSanitizer = loadOnce(() => import('sanitize-html'))
+const loadHtmlToText = loadOnce(() => import('html-to-text'))
 
 /**
  * A conservative allow-list for HTML a caller writes: text formatting, lists, links (http, https,

@@ -6,14 +6,13 @@ import type PDFDocument from 'pdfkit'
 import type { Static } from 'typebox'
 import { formatAbn } from '../onboarding/abn.js'
 import type { SwmsResponse } from './schema.js'
+import { loadOnce } from '../../core/load-once.js'
 
 export type SwmsDraft = Omit<Static<typeof SwmsResponse>, 'document'>
 type Pdf = InstanceType<typeof PDFDocument>
 
 // Loaded on the first render, not at start: pdfkit is a large share of the API's heap.
-const importPdfKit = () => import('pdfkit')
-let pdfkit: ReturnType<typeof importPdfKit> | undefined
-const loadPdfKit = () => (pdfkit ??= importPdfKit())
+const loadPdfKit = loadOnce(() => import('pdfkit'))
 
 const MARGIN = 50
 const FOOTER_ROOM = 30

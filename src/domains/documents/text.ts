@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Worker } from 'tesseract.js'
 import type { MediaType } from './sniff.js'
+import { loadOnce } from '../../core/load-once.js'
 
 export type TextSource = 'pdf_text' | 'ocr' | 'none'
 export interface ReadText { text: string; source: TextSource; note: string | null }
@@ -19,12 +20,8 @@ const OCR_TIMEOUT_MS = 60_000
 const require = createRequire(import.meta.url)
 let ocrWorker: Promise<Worker> | null = null
 // Both libraries are loaded on first use, not at start: they are large and most processes never read a document.
-const importUnpdf = () => import('unpdf')
-let unpdf: ReturnType<typeof importUnpdf> | undefined
-const loadUnpdf = () => (unpdf ??= importUnpdf())
-const importTesseract = () => import('tesseract.js')
-let tesseract: ReturnType<typeof importTesseract> | undefined
-const loadTesseract = () => (tesseract ??= importTesseract())
+const loadUnpdf = loadOnce(() => import('unpdf'))
+const loadTesseract = loadOnce(() => import('tesseract.js'))
 
 function ocr(): Promise<Worker> {
   if (!ocrWorker) {

@@ -6,13 +6,12 @@ import type { InvoiceDocument, InvoiceLine, Party } from './document.js'
 import { formatAbn } from '../onboarding/abn.js'
 import { formatDollars } from '../../core/money.js'
 import { longLocalDate, zonedToInstant } from '../../core/zoned-time.js'
+import { loadOnce } from '../../core/load-once.js'
 
 type Pdf = InstanceType<typeof PDFDocument>
 
 // Loaded on the first render, not at start: pdfkit is a large share of the API's heap.
-const importPdfKit = () => import('pdfkit')
-let pdfkit: ReturnType<typeof importPdfKit> | undefined
-const loadPdfKit = () => (pdfkit ??= importPdfKit())
+const loadPdfKit = loadOnce(() => import('pdfkit'))
 
 type Align = 'left' | 'right'
 

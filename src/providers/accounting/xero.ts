@@ -4,10 +4,10 @@
 // a 429 is waited out for its Retry-After (up to maxRetryWaitMs in all), a 5xx or a lost answer is retried
 // with the same Idempotency-Key, so Xero returns the first result instead of making a second record.
 import type { AccountingApi, Contact } from 'xero-node'
-import type * as XeroModule from 'xero-node'
 import { centsToDollars } from '../../core/money.js'
 import { XERO_CAPABILITIES } from './catalogue.js'
 import { XeroOAuth, type XeroOAuthOptions } from './xero-oauth.js'
+import { loadOnce } from '../../core/load-once.js'
 import {
   ProviderCallError, type AccountingProvider, type ContactFields, type InvoiceFields, type PaymentFields, type ProviderAuth, type ProviderContact,
   type ProviderItem, type ProviderPayment, type ProviderRecordRef, type ProviderResult, type RateLimits, type ChangedPage, type ChangedSince,
@@ -26,8 +26,7 @@ interface SdkAnswer<T> { response: { status: number; headers: object }; body: T 
 const RETRIES_ON_5XX = 2
 
 // The SDK is large: loaded on the first call that needs it (not when this module is imported), then cached.
-let sdk: Promise<typeof XeroModule> | undefined
-const loadXero = () => (sdk ??= import('xero-node'))
+const loadXero = loadOnce(() => import('xero-node'))
 
 const number = (value: unknown) => (typeof value !== 'string' && typeof value !== 'number' ? null : value === '' || Number.isNaN(Number(value)) ? null : Number(value))
 export const limitsFrom = (headers: object): RateLimits | null => {

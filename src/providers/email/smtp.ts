@@ -3,17 +3,16 @@
 // recipient accepted is 'sent'; a recipient rejected, or any 5xx, is a permanent failure (not
 // retried); a 4xx or a lost connection is temporary (the activity retries).
 import type { Transporter } from 'nodemailer'
-import type * as NodemailerModule from 'nodemailer'
 import { PermanentDeliveryError } from '../sms/provider.js'
 import type { EmailProvider, EmailResult, OutboundEmail } from './provider.js'
+import { loadOnce } from '../../core/load-once.js'
 
 interface SmtpFailure { responseCode?: number; code?: string; response?: string; message?: string }
 
 const addressOf = (entry: unknown) => (typeof entry === 'string' ? entry : (entry as { address?: string })?.address ?? '').toLowerCase()
 
 // Loaded on the first send (not when this module is imported), then cached.
-let sdk: Promise<typeof NodemailerModule> | undefined
-const loadNodemailer = () => (sdk ??= import('nodemailer'))
+const loadNodemailer = loadOnce(() => import('nodemailer'))
 
 export class SmtpEmail implements EmailProvider {
   readonly name = 'smtp'

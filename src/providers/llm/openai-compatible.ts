@@ -5,12 +5,12 @@
 // default answers and the result says why. A timeout or a failing server goes straight to the local
 // default: waiting twice would only double the caller's wait.
 import type OpenAI from 'openai'
-import type * as OpenAIModule from 'openai'
 import type { Static, TSchema } from 'typebox'
 import { describeErrors, validatorFor } from '../../core/validation.js'
 import type { Logger } from '../../logger.js'
 import { localAnswerOf } from './local.js'
 import type { LanguageModelProvider, ProducedBy, StructuredAnswer, StructuredRequest } from './provider.js'
+import { loadOnce } from '../../core/load-once.js'
 
 export interface OpenAiCompatibleSettings {
   baseUrl: string
@@ -24,8 +24,7 @@ export interface OpenAiCompatibleSettings {
 type Attempt<V> = { ok: true; value: V } | { ok: false; why: string; retry: boolean }
 
 // The SDK is large: loaded on the first request (not when this module is imported), then cached.
-let sdk: Promise<typeof OpenAIModule> | undefined
-const loadOpenAI = () => (sdk ??= import('openai'))
+const loadOpenAI = loadOnce(() => import('openai'))
 
 const plainSchema = (schema: TSchema): Record<string, unknown> => JSON.parse(JSON.stringify(schema))
 

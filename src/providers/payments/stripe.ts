@@ -4,11 +4,11 @@
 // of record: its name on the card statement, its Stripe fees, its refunds and disputes.
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import type Stripe from 'stripe'
-import type * as StripeModule from 'stripe'
 import { AppError } from '../../core/errors.js'
 import { WebhookSignatureError, type CheckoutRequest, type ConnectedAccount, type HostedSession, type InvoicePaymentRequest, type PaymentMethodActivation, type PaymentsProvider, type ProcessorEvent, type ProcessorSubscription, type WalletDepositRequest } from './provider.js'
 import { toProcessorSubscription, toSubscriptionEvent } from './stripe-subscription-events.js'
 import { walletDepositEvent, walletDepositSession } from './stripe-wallet.js'
+import { loadOnce } from '../../core/load-once.js'
 
 export interface StripePaymentsConfig {
   secretKey: string
@@ -27,8 +27,7 @@ const PORTAL_TTL_MS = 5 * 60 * 1000
 const WEBHOOK_TOLERANCE_S = 300
 
 // The SDK is large: loaded on the first call that needs it (not when this module is imported), then cached.
-let sdk: Promise<typeof StripeModule> | undefined
-const loadStripe = () => (sdk ??= import('stripe'))
+const loadStripe = loadOnce(() => import('stripe'))
 
 export class StripePayments implements PaymentsProvider {
   readonly name = 'stripe'

@@ -1,7 +1,7 @@
 // Any S3-compatible store through the AWS SDK v3 (AWS S3, MinIO, R2, gofakes3 in the tests).
 import type { S3Client } from '@aws-sdk/client-s3'
-import type * as S3Module from '@aws-sdk/client-s3'
 import type { DocumentStorage } from './provider.js'
+import { loadOnce } from '../../core/load-once.js'
 
 export interface S3Settings {
   endpoint?: string
@@ -13,8 +13,7 @@ export interface S3Settings {
 }
 
 // The SDK is large: loaded on the first call that needs it (not when this module is imported), then cached.
-let sdk: Promise<typeof S3Module> | undefined
-const loadS3 = () => (sdk ??= import('@aws-sdk/client-s3'))
+const loadS3 = loadOnce(() => import('@aws-sdk/client-s3'))
 
 export class S3Storage implements DocumentStorage {
   readonly backend = 's3' as const
