@@ -308,70 +308,70 @@ describe('webhooks', () => {
     return adapter().verifyWebhook(body, header)
   }
 
-  it('books a paid invoice checkout with the surcharge split off', () => {
-    expect(verify(event('checkout.session.completed', paidSession(), { account: 'acct_1TradieSparkyBros' }))).toEqual({
+  it('books a paid invoice checkout with the surcharge split off', async () => {
+    expect(await verify(event('checkout.session.completed', paidSession(), { account: 'acct_1TradieSparkyBros' }))).toEqual({
       kind: 'payment', eventId: 'evt_checkout_session_completed', companyId: 'company-3', invoiceId: 'invoice-3',
       amountCents: 110_000, surchargeCents: 1_650, paymentId: 'pi_paid1', occurredAt: new Date('2026-01-01T00:00:00Z'), accountId: 'acct_1TradieSparkyBros',
     })
   })
 
-  it('reads the payment id from an expanded PaymentIntent, else falls back to the session id', () => {
-    const expanded = verify(event('checkout.session.completed', paidSession({ payment_intent: { id: 'pi_expanded', object: 'payment_intent' } })))
+  it('reads the payment id from an expanded PaymentIntent, else falls back to the session id', async () => {
+    const expanded = await verify(event('checkout.session.completed', paidSession({ payment_intent: { id: 'pi_expanded', object: 'payment_intent' } })))
     expect(expanded).toMatchObject({ kind: 'payment', paymentId: 'pi_expanded' })
-    const none = verify(event('checkout.session.completed', paidSession({ payment_intent: null, metadata: { company_id: 'company-3', invoice_id: 'invoice-3' } })))
+    const none = await verify(event('checkout.session.completed', paidSession({ payment_intent: null, metadata: { company_id: 'company-3', invoice_id: 'invoice-3' } })))
     expect(none).toMatchObject({ kind: 'payment', paymentId: 'cs_test_paid1', amountCents: 111_650, surchargeCents: 0 })
   })
 
-  it('waits for the money on delayed payment methods', () => {
-    expect(verify(event('checkout.session.completed', paidSession({ payment_status: 'unpaid' })))).toEqual({ kind: 'ignored', eventId: 'evt_checkout_session_completed', type: 'checkout.session.completed' })
-    expect(verify(event('checkout.session.async_payment_succeeded', paidSession()))).toMatchObject({ kind: 'payment', eventId: 'evt_checkout_session_async_payment_succeeded', amountCents: 110_000, surchargeCents: 1_650 })
+  it('waits for the money on delayed payment methods', async () => {
+    expect(await verify(event('checkout.session.completed', paidSession({ payment_status: 'unpaid' })))).toEqual({ kind: 'ignored', eventId: 'evt_checkout_session_completed', type: 'checkout.session.completed' })
+    expect(await verify(event('checkout.session.async_payment_succeeded', paidSession()))).toMatchObject({ kind: 'payment', eventId: 'evt_checkout_session_async_payment_succeeded', amountCents: 110_000, surchargeCents: 1_650 })
   })
 
-  it('ignores a paid session without our company and invoice metadata (e.g. a plan checkout)', () => {
+  it('ignores a paid session without our company and invoice metadata (e.g. a plan checkout)', async () => {
     const planCheckout = paidSession({ mode: 'subscription', metadata: { company_id: 'company-3', plan_slug: 'pro' } })
-    expect(verify(event('checkout.session.completed', planCheckout))).toEqual({ kind: 'ignored', eventId: 'evt_checkout_session_completed', type: 'checkout.session.completed' })
-    expect(verify(event('checkout.session.completed', paidSession({ metadata: {} })))).toMatchObject({ kind: 'ignored' })
+    expect(await verify(event('checkout.session.completed', planCheckout))).toEqual({ kind: 'ignored', eventId: 'evt_checkout_session_completed', type: 'checkout.session.completed' })
+    expect(await verify(event('checkout.session.completed', paidSession({ metadata: {} })))).toMatchObject({ kind: 'ignored' })
   })
 
-  it('maps account.updated to the account and whether it can charge', () => {
-    expect(verify(event('account.updated', { id: 'acct_1TradieSparkyBros', object: 'account', charges_enabled: true }))).toEqual({
+  it('maps account.updated to the account and whether it can charge', async () => {
+    expect(await verify(event('account.updated', { id: 'acct_1TradieSparkyBros', object: 'account', charges_enabled: true }))).toEqual({
       kind: 'account', eventId: 'evt_account_updated', accountId: 'acct_1TradieSparkyBros', chargesEnabled: true, occurredAt: new Date('2026-01-01T00:00:00Z'),
     })
-    expect(verify(event('account.updated', { id: 'acct_2', object: 'account', charges_enabled: false }))).toMatchObject({ kind: 'account', accountId: 'acct_2', chargesEnabled: false })
+    expect(await verify(event('account.updated', { id: 'acct_2', object: 'account', charges_enabled: false }))).toMatchObject({ kind: 'account', accountId: 'acct_2', chargesEnabled: false })
   })
 
-  it('acknowledges other event types as ignored', () => {
-    expect(verify(event('customer.created', { id: 'cus_1', object: 'customer' }))).toEqual({ kind: 'ignored', eventId: 'evt_customer_created', type: 'customer.created' })
+  it('acknowledges other event types as ignored', async () => {
+    expect(await verify(event('customer.created', { id: 'cus_1', object: 'customer' }))).toEqual({ kind: 'ignored', eventId: 'evt_customer_created', type: 'customer.created' })
   })
 
-  it('refuses a tampered body, a missing or malformed header, another secret and a stale timestamp', () => {
+  it('refuses a tampered body, a missing or malformed header, another secret and a stale timestamp', async () => {
     const payments = adapter()
     const good = signed(event('checkout.session.completed', paidSession()))
     const tampered = Buffer.from(good.body.toString().replace('111650', '999999'))
-    expect(() => payments.verifyWebhook(tampered, good.header)).toThrow(WebhookSignatureError)
-    expect(() => payments.verifyWebhook(good.body, undefined)).toThrow(WebhookSignatureError)
-    expect(() => payments.verifyWebhook(good.body, '')).toThrow(WebhookSignatureError)
-    expect(() => payments.verifyWebhook(good.body, 'not-a-signature')).toThrow(WebhookSignatureError)
+    await expect(payments.verifyWebhook(tampered, good.header)).rejects.toThrow(WebhookSignatureError)
+    await expect(payments.verifyWebhook(good.body, undefined)).rejects.toThrow(WebhookSignatureError)
+    await expect(payments.verifyWebhook(good.body, '')).rejects.toThrow(WebhookSignatureError)
+    await expect(payments.verifyWebhook(good.body, 'not-a-signature')).rejects.toThrow(WebhookSignatureError)
     const otherSecret = signed(event('account.updated', { id: 'acct_x', charges_enabled: true }), { secret: 'whsec_someone_else' })
-    expect(() => payments.verifyWebhook(otherSecret.body, otherSecret.header)).toThrow(WebhookSignatureError)
+    await expect(payments.verifyWebhook(otherSecret.body, otherSecret.header)).rejects.toThrow(WebhookSignatureError)
     const stale = signed(event('account.updated', { id: 'acct_x', charges_enabled: true }), { timestamp: nowSeconds() - 301 })
-    expect(() => payments.verifyWebhook(stale.body, stale.header)).toThrow(WebhookSignatureError)
+    await expect(payments.verifyWebhook(stale.body, stale.header)).rejects.toThrow(WebhookSignatureError)
     // The same signature is good when it is fresh, so the refusals above are about what they changed.
-    expect(payments.verifyWebhook(good.body, good.header).kind).toBe('payment')
+    expect((await payments.verifyWebhook(good.body, good.header)).kind).toBe('payment')
   })
 
-  it('measures freshness on the service clock', () => {
+  it('measures freshness on the service clock', async () => {
     const { body, header } = signed(event('account.updated', { id: 'acct_x', charges_enabled: true }))
     clock = new Date(clock.getTime() + 10 * 60 * 1000)
     try {
-      expect(() => adapter().verifyWebhook(body, header)).toThrow(WebhookSignatureError)
+      await expect(adapter().verifyWebhook(body, header)).rejects.toThrow(WebhookSignatureError)
     } finally {
       clock = new Date()
     }
   })
 
-  it('refuses a correctly signed body that is not JSON', () => {
+  it('refuses a correctly signed body that is not JSON', async () => {
     const { body, header } = signed('this is not json')
-    expect(() => adapter().verifyWebhook(body, header)).toThrow(WebhookSignatureError)
+    await expect(adapter().verifyWebhook(body, header)).rejects.toThrow(WebhookSignatureError)
   })
 })

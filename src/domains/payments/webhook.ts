@@ -16,7 +16,7 @@ export type WebhookOutcome = { status: 'recorded' | 'duplicate' | 'ignored'; eve
 
 /** Throws WebhookSignatureError when the signature does not verify. */
 export async function handleProcessorWebhook(deps: Deps, rawBody: Buffer, signature: string | undefined): Promise<WebhookOutcome> {
-  const event = deps.payments.verifyWebhook(rawBody, signature)
+  const event = await deps.payments.verifyWebhook(rawBody, signature)
   const provider = deps.payments.name
   if (event.kind === 'ignored') return { status: 'ignored', event_id: event.eventId, detail: event.type }
   if (event.kind === 'subscription') return applySubscriptionEvent(deps, event)

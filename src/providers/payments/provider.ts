@@ -142,6 +142,6 @@ export interface PaymentsProvider {
   retrieveSubscription(subscriptionId: string): Promise<ProcessorSubscription | null>
   /** A hosted one-off payment (Stripe Checkout in payment mode) that credits the wallet when its event arrives. */
   createWalletDeposit(request: WalletDepositRequest): Promise<HostedSession>
-  /** Checks the signature on the raw body and parses the event; throws WebhookSignatureError when it does not verify. */
-  verifyWebhook(rawBody: Buffer, signatureHeader: string | undefined): ProcessorEvent
+  /** Checks the signature on the raw body and parses the event; rejects with WebhookSignatureError when it does not verify. */
+  verifyWebhook(rawBody: Buffer, signatureHeader: string | undefined): Promise<ProcessorEvent>
 }

@@ -55,7 +55,7 @@ export class SandboxPayments implements PaymentsProvider {
   }
 
   /** Payments on the sandbox page are recorded by the page itself; no processor sends webhooks here. */
-  verifyWebhook(): ProcessorEvent {
+  async verifyWebhook(): Promise<ProcessorEvent> {
     throw new WebhookSignatureError('The sandbox payments provider takes no processor webhooks.')
   }
 

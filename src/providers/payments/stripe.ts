@@ -2,7 +2,6 @@
 // Connect for the money its own customers pay it. Invoice payments are DIRECT charges on the
 // company's connected account (the Stripe-Account header), so the trade business is the merchant
 // of record: its name on the card statement, its Stripe fees, its refunds and disputes.
-import { createHmac, timingSafeEqual } from 'node:crypto'
 import type Stripe from 'stripe'
 import { AppError } from '../../core/errors.js'
 import { WebhookSignatureError, type CheckoutRequest, type ConnectedAccount, type HostedSession, type InvoicePaymentRequest, type PaymentMethodActivation, type PaymentsProvider, type ProcessorEvent, type ProcessorSubscription, type WalletDepositRequest } from './provider.js'
@@ -24,7 +23,6 @@ export interface StripePaymentsConfig {
 const INTERVAL = { monthly: 'month', yearly: 'year' } as const
 // Stripe reports no expiry for portal sessions, only that they are short-lived: treat them as minutes.
 const PORTAL_TTL_MS = 5 * 60 * 1000
-const WEBHOOK_TOLERANCE_S = 300
 
 // The SDK is large: loaded on the first call that needs it (not when this module is imported), then cached.
 const loadStripe = loadOnce(() => import('stripe'))
@@ -185,12 +183,13 @@ export class StripePayments implements PaymentsProvider {
     return hosted(await stripe.checkout.sessions.create(walletDepositSession(request), { idempotencyKey: `wallet-deposit:${request.depositId}` }))
   }
 
-  verifyWebhook(rawBody: Buffer, signatureHeader: string | undefined): ProcessorEvent {
+  async verifyWebhook(rawBody: Buffer, signatureHeader: string | undefined): Promise<ProcessorEvent> {
     if (!signatureHeader) throw new WebhookSignatureError('The Stripe-Signature header is missing.')
+    const { webhooks } = (await loadStripe()).default
     let event: Stripe.Event
     try {
       // Default tolerance (5 minutes), with the age measured on the service's clock like everything else.
-      event = constructEvent(rawBody, signatureHeader, this.config.webhookSecret, this.config.now().getTime())
+      event = webhooks.constructEvent(rawBody, signatureHeader, this.config.webhookSecret, undefined, undefined, this.config.now().getTime())
     } catch (error) {
       throw new WebhookSignatureError(`The Stripe webhook did not verify: ${(error as Error).message}`)
     }
@@ -248,32 +247,6 @@ async function unusablePaymentMethod(error: unknown): Promise<boolean> {
   const { StripeError } = (await loadStripe()).default.errors
   if (!(error instanceof StripeError)) return false
   return error.statusCode === 402 || error.type === 'StripeCardError' || (error.code === 'resource_missing' && error.param === 'payment_method')
-}
-
-/**
- * What the SDK's webhooks.constructEvent does (scheme v1, default tolerance), done here because
- * verifyWebhook is synchronous and must not load the SDK: an HMAC-SHA256 of `${t}.${body}` with the
- * endpoint's secret must equal one of the header's v1 signatures, and t must be at most 300 s old.
- */
-function constructEvent(rawBody: Buffer, header: string, secret: string, receivedAtMs: number): Stripe.Event {
-  const payload = new TextDecoder('utf8').decode(rawBody)
-  let timestamp = -1
-  const signatures: string[] = []
-  for (const item of header.split(',')) {
-    const [key, value = ''] = item.split('=')
-    if (key === 't') timestamp = parseInt(value, 10)
-    if (key === 'v1') signatures.push(value)
-  }
-  if (!Number.isFinite(timestamp) || timestamp === -1) throw new Error('Unable to extract timestamp and signatures from header')
-  if (!signatures.length) throw new Error('No signatures found with expected scheme')
-  if (!secret.trim()) throw new Error('No webhook secret value was provided. It should start with `whsec_`')
-  const expected = Buffer.from(createHmac('sha256', secret).update(`${timestamp}.${payload}`, 'utf8').digest('hex'))
-  const matches = signatures.some((s) => { const given = Buffer.from(s); return given.length === expected.length && timingSafeEqual(given, expected) })
-  if (!matches) throw new Error('No signatures found matching the expected signature for payload.')
-  if (Math.floor(receivedAtMs / 1000) - timestamp > WEBHOOK_TOLERANCE_S) throw new Error('Timestamp outside the tolerance zone')
-  const event = JSON.parse(payload) as Stripe.Event | { object?: string }
-  if (event.object === 'v2.core.event') throw new Error('A thin event notification is not a webhook event.')
-  return event as Stripe.Event
 }
 
 function toProcessorEvent(event: Stripe.Event): ProcessorEvent {
