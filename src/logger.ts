@@ -59,7 +59,7 @@ export function stdoutDestination(): DestinationStream {
 }
 
 const CENSOR = '[Redacted]'
-const SECRET_KEYS = ['api_key', 'password'] as const
+const SECRET_KEYS: readonly string[] = ['api_key', 'password']
 
 /**
  * What pino's `redact: ['api_key', 'password', '*.api_key', '*.password', 'req.headers.authorization']`
@@ -72,7 +72,7 @@ export function redactSecrets(line: Record<string, unknown>): Record<string, unk
   let copy: Record<string, unknown> | null = null
   for (const key in line) {
     const value = line[key]
-    if (key === 'api_key' || key === 'password') {
+    if (SECRET_KEYS.includes(key)) {
       ;(copy ??= { ...line })[key] = CENSOR
     } else if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
       const censored = censorChildren(value as Record<string, unknown>, key === 'req')

@@ -11,7 +11,8 @@ import { tracingOn, tracingParts } from '../tracing.js'
 
 // Required only while tracing is on (or by a worker, for its sink): the API process without
 // tracing does not load the interceptors nor the worker SDK they pull in.
-const interceptors = () => createRequire(import.meta.url)('@temporalio/interceptors-opentelemetry') as typeof import('@temporalio/interceptors-opentelemetry')
+const require = createRequire(import.meta.url)
+const interceptors = () => require('@temporalio/interceptors-opentelemetry') as typeof import('@temporalio/interceptors-opentelemetry')
 
 /** The client's workflow interceptors: the start's span and trace header, when tracing is on. */
 export function tracingClientInterceptors(): WorkflowClientInterceptor[] {
