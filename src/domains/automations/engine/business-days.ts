@@ -7,10 +7,11 @@ import type { AU_STATES } from '../../shared-schema.js'
 
 export type AuStateCode = (typeof AU_STATES)[number]
 
-// Required on the first holiday lookup, not at start (date-holidays is large); a synchronous, cached
-// require keeps these functions synchronous for their callers. Its CJS build has the same data as the ESM one.
-let HolidaysClass: typeof Holidays | undefined
-const loadHolidays = () => (HolidaysClass ??= createRequire(import.meta.url)('date-holidays') as typeof Holidays)
+// Required on the first holiday lookup, not at start (date-holidays is large); a synchronous
+// require (Node caches the module) keeps these functions synchronous for their callers. Its CJS
+// build has the same data as the ESM one.
+const require = createRequire(import.meta.url)
+const loadHolidays = () => require('date-holidays') as typeof Holidays
 
 const calendars = new Map<string, Holidays>()
 const publicHolidayCache = new Map<string, Map<string, string>>()
