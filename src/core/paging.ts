@@ -160,6 +160,11 @@ export interface ListQuery {
   from: Condition
   alias?: string
   matching: (Condition | Absent)[]
+  /**
+   * Where a list keeps its total (a counter its table's triggers maintain, e.g. lead_totals): a
+   * statement whose one row's n is the total, sent instead of counting the matching rows.
+   */
+  kept?: postgres.PendingQuery<{ n: number }[]>
 }
 
 /**
@@ -172,7 +177,7 @@ export function listPageStatements<R extends postgres.Row>(sql: Sql, page: Page,
     sql<R[]>`
       ${query.select} ${whereAll(sql, [...query.matching, keysetCondition(sql, page, query.alias)])}
       order by ${column('created_at')} desc, ${column('id')} desc ${limitOffset(sql, page)}`,
-    cappedCountStatement(sql, sql`${query.from} ${whereAll(sql, query.matching)}`),
+    query.kept ?? cappedCountStatement(sql, sql`${query.from} ${whereAll(sql, query.matching)}`),
   ]
 }
 

@@ -1,7 +1,7 @@
 // Lead SQL. Every function takes the tenant transaction from withTenant(); RLS scopes the rows.
 import type postgres from 'postgres'
 import type { LeadPriority, LeadStatus } from './schema.js'
-import { listPageStatements, type ListQuery, type Page } from '../../core/paging.js'
+import { COUNT_CAP, listPageStatements, type ListQuery, type Page } from '../../core/paging.js'
 
 export interface LeadRow {
   id: string
@@ -100,5 +100,11 @@ function leadList(tx: postgres.TransactionSql, filter: LeadFilter): ListQuery {
     filter.status && tx`status = ${filter.status}`,
     filter.priority && tx`priority = ${filter.priority}`,
   ]
-  return { select: tx`select ${leadColumns(tx)} from leads`, from: tx`from leads`, matching }
+  // Unfiltered, the total is the company's row of lead_totals (migration 048), one primary-key
+  // read (the policy's company is its key), instead of counting every lead on every page; capped
+  // as a count would be. No row yet: no leads.
+  const kept = !filter.status && !filter.priority
+    ? tx<{ n: number }[]>`select coalesce((select least(n, ${COUNT_CAP + 1})::int from lead_totals), 0) as n`
+    : undefined
+  return { select: tx`select ${leadColumns(tx)} from leads`, from: tx`from leads`, matching, kept }
 }
