@@ -12,11 +12,11 @@ import Koa from 'koa'
 import type { AddressInfo } from 'node:net'
 import type { Server } from 'node:http'
 import type postgres from 'postgres'
-import { connect, createDb, readWithTenant } from '../src/db/sql.js'
+import { connect, createDb } from '../src/db/sql.js'
 import { bearerToken } from '../src/core/auth.js'
 import { hashApiKey } from '../src/core/credentials.js'
 import { listPage, pageEnvelope, pageFrom } from '../src/core/paging.js'
-import { leadColumns, leadListStatements, presentLead, type LeadRow } from '../src/domains/leads/queries.js'
+import { leadColumns, presentLead, readLeadPage, type LeadRow } from '../src/domains/leads/queries.js'
 
 export interface PlainLeads {
   url: string
@@ -44,9 +44,9 @@ export async function startPlainLeads(databaseUrl: string, poolMax: number, opti
     }
     const page = pageFrom({ limit: Number(ctx.query.limit ?? 50) })
     if (tenantDb) {
-      const [rows, counted] = await readWithTenant(tenantDb, key.company_id, (tx) => leadListStatements(tx, {}, page))
+      const { rows, total } = await readLeadPage(tenantDb, key.company_id, {}, page)
       const leads = rows.map(presentLead)
-      ctx.body = { leads, ...pageEnvelope(leads, counted[0]!.n, page) }
+      ctx.body = { leads, ...pageEnvelope(leads, total, page) }
       return
     }
     const tx = sql as unknown as postgres.TransactionSql

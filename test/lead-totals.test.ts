@@ -68,6 +68,20 @@ describe('the lead list total kept by lead_totals', () => {
     await expectTotalsMatchCounts()
   })
 
+  it('a page past the end has no leads and still the total; pages in order cover every lead once', async () => {
+    const total = await counted(a.company_id)
+    const past = await app.call('GET', `/api/v1/leads?offset=${total}`, { key: a.api_key })
+    expect(past.body).toMatchObject({ leads: [], total, offset: total, nextCursor: null })
+    const seen: string[] = []
+    for (let offset = 0; offset < total + 7; offset += 7) {
+      const res = await app.call('GET', `/api/v1/leads?limit=7&offset=${offset}`, { key: a.api_key })
+      expect(res.body.total).toBe(total)
+      seen.push(...res.body.leads.map((l: { id: string }) => l.id))
+    }
+    const expected = await app.owner<{ id: string }[]>`select id from leads where company_id = ${a.company_id} order by created_at desc, id desc`
+    expect(seen).toEqual(expected.map((r) => r.id))
+  })
+
   it('a rolled-back insert changes no total', async () => {
     const before = await listTotal(a.api_key)
     await app.owner.begin(async (tx) => {

@@ -160,11 +160,14 @@ export interface ListQuery {
   from: Condition
   alias?: string
   matching: (Condition | Absent)[]
-  /**
-   * Where a list keeps its total (a counter its table's triggers maintain, e.g. lead_totals): a
-   * statement whose one row's n is the total, sent instead of counting the matching rows.
-   */
-  kept?: postgres.PendingQuery<{ n: number }[]>
+}
+
+/** The page of a ListQuery: its rows in the list order, from the keyset or the offset. */
+function pageOf(sql: Sql, page: Page, query: ListQuery): Condition {
+  const column = (name: string) => (query.alias ? sql`${sql(query.alias)}.${sql(name)}` : sql`${sql(name)}`)
+  return sql`
+      ${query.select} ${whereAll(sql, [...query.matching, keysetCondition(sql, page, query.alias)])}
+      order by ${column('created_at')} desc, ${column('id')} desc ${limitOffset(sql, page)}`
 }
 
 /**
@@ -172,14 +175,19 @@ export interface ListQuery {
  * count), for readWithTenant (db/sql.ts), which sends them with the transaction around them.
  */
 export function listPageStatements<R extends postgres.Row>(sql: Sql, page: Page, query: ListQuery): [postgres.PendingQuery<R[]>, postgres.PendingQuery<{ n: number }[]>] {
-  const column = (name: string) => (query.alias ? sql`${sql(query.alias)}.${sql(name)}` : sql`${sql(name)}`)
   return [
-    sql<R[]>`
-      ${query.select} ${whereAll(sql, [...query.matching, keysetCondition(sql, page, query.alias)])}
-      order by ${column('created_at')} desc, ${column('id')} desc ${limitOffset(sql, page)}`,
-    query.kept ?? cappedCountStatement(sql, sql`${query.from} ${whereAll(sql, query.matching)}`),
+    sql<R[]>`${pageOf(sql, page, query)}`,
+    cappedCountStatement(sql, sql`${query.from} ${whereAll(sql, query.matching)}`),
   ]
 }
+
+/** A list page alone, unsent, for a list that reads its total another way (a kept total, say). */
+export function pageStatement<R extends postgres.Row>(sql: Sql, page: Page, query: ListQuery): postgres.PendingQuery<R[]> {
+  return sql<R[]>`${pageOf(sql, page, query)}`
+}
+
+/** The first page: no keyset position and no offset (an empty first page means nothing matches). */
+export const isFirstPage = (page: Page) => !page.after && page.offset === 0
 
 /**
  * Counts the rows of `from` (a `from ... where ...` fragment) up to COUNT_CAP + 1, so the cost is

@@ -1,7 +1,8 @@
 // Lead SQL. Every function takes the tenant transaction from withTenant(); RLS scopes the rows.
 import type postgres from 'postgres'
 import type { LeadPriority, LeadStatus } from './schema.js'
-import { COUNT_CAP, listPageStatements, type ListQuery, type Page } from '../../core/paging.js'
+import { COUNT_CAP, isFirstPage, listPageStatements, pageStatement, type ListQuery, type Page } from '../../core/paging.js'
+import { readWithTenant, type Db } from '../../db/sql.js'
 
 export interface LeadRow {
   id: string
@@ -86,25 +87,36 @@ export interface LeadFilter {
 }
 
 /**
- * A page, newest first, by offset or after a keyset position, and the matching rows counted up to
- * COUNT_CAP + 1 (see cappedCount). The WHERE clause has only the filters given, so each query is
- * served by the index for its filter (migration 009) instead of one plan for every combination.
- * Both statements unsent, for readWithTenant (the page and the capped count in one round trip).
+ * One page of the lead list, newest first, by offset or after a keyset position, and its total, in
+ * one tenant read (readWithTenant: one round trip). The WHERE clause has only the filters given, so
+ * each query is served by the index for its filter (migration 009).
+ * Unfiltered, the total is the company's row of lead_totals (migration 048; the policy's company is
+ * its key), read as a column of the page's own statement, instead of counting every lead on every page; a
+ * filtered list counts its matching rows. No lead_totals row yet: no leads.
  */
-export function leadListStatements(tx: postgres.TransactionSql, filter: LeadFilter, page: Page) {
-  return listPageStatements<LeadRow>(tx, page, leadList(tx, filter))
+export async function readLeadPage(db: Db, companyId: string, filter: LeadFilter, page: Page): Promise<{ rows: LeadRow[]; total: number }> {
+  if (filter.status || filter.priority) {
+    const [rows, counted] = await readWithTenant(db, companyId, (tx) => listPageStatements<LeadRow>(tx, page, leadList(tx, filter)))
+    return { rows, total: counted[0]!.n }
+  }
+  // The kept total as a column of the page (an InitPlan, read once), not a statement of its own.
+  const [rows] = await readWithTenant(db, companyId, (tx) => [pageStatement<LeadRow & { list_total: number }>(tx, page, {
+    ...leadList(tx, {}), select: tx`select ${leadColumns(tx)}, ${leadTotal(tx)} as list_total from leads`,
+  })])
+  if (rows.length > 0 || isFirstPage(page)) return { rows, total: rows[0]?.list_total ?? 0 }
+  // A page past the end has no row to carry the total: read it on its own.
+  const [[kept]] = await readWithTenant(db, companyId, (tx) => [tx<{ n: number }[]>`select ${leadTotal(tx)} as n`])
+  return { rows, total: kept!.n }
 }
+
+const leadTotal = (tx: postgres.TransactionSql) =>
+  tx`coalesce((select least(n, ${tx.unsafe(String(COUNT_CAP + 1))})::int from lead_totals), 0)`
 
 function leadList(tx: postgres.TransactionSql, filter: LeadFilter): ListQuery {
   const matching = [
     filter.status && tx`status = ${filter.status}`,
     filter.priority && tx`priority = ${filter.priority}`,
   ]
-  // Unfiltered, the total is the company's row of lead_totals (migration 048), one primary-key
-  // read (the policy's company is its key), instead of counting every lead on every page; capped
-  // as a count would be. No row yet: no leads.
-  const kept = !filter.status && !filter.priority
-    ? tx<{ n: number }[]>`select coalesce((select least(n, ${COUNT_CAP + 1})::int from lead_totals), 0) as n`
-    : undefined
-  return { select: tx`select ${leadColumns(tx)} from leads`, from: tx`from leads`, matching, kept }
+  return { select: tx`select ${leadColumns(tx)} from leads`, from: tx`from leads`, matching }
+
 }

@@ -6,12 +6,12 @@ import type { Principal } from '../../core/access.js'
 import { notFound, validationError } from '../../core/errors.js'
 import { recordEvent } from '../../core/events.js'
 import { readOptionalAuPhone } from '../../core/phone.js'
-import { readWithTenant, withTenant } from '../../db/sql.js'
+import { withTenant } from '../../db/sql.js'
 import { pageEnvelope, pageFrom } from '../../core/paging.js'
 import { withTenantEmitting } from '../../core/reactions.js'
 import { RollBack, rolledBack } from '../../core/dry-run.js'
 import { messageViews } from '../comms/preview.js'
-import { findLead, insertLead, leadListStatements, presentLead, updateLeadRow, type LeadChanges } from './queries.js'
+import { findLead, insertLead, presentLead, readLeadPage, updateLeadRow, type LeadChanges } from './queries.js'
 import type { CreateLeadInput, ListLeadsInput, UpdateLeadInput } from './schema.js'
 
 function phoneOrThrow(phone: string | null | undefined): string | null {
@@ -86,10 +86,7 @@ export async function updateLead(deps: Deps, principal: Principal, input: Static
 
 export async function listLeads(deps: Deps, principal: Principal, input: Static<typeof ListLeadsInput>) {
   const page = pageFrom(input)
-  // The page and its count in one round trip with the tenant transaction (readWithTenant).
-  const [rows, counted] = await readWithTenant(deps.db, principal.companyId, (tx) =>
-    leadListStatements(tx, { status: input.status, priority: input.priority }, page))
-  const total = counted[0]!.n
+  const { rows, total } = await readLeadPage(deps.db, principal.companyId, { status: input.status, priority: input.priority }, page)
   const leads = rows.map(presentLead)
   return { leads, ...pageEnvelope(leads, total, page) }
 }
