@@ -115,6 +115,17 @@ describe('on the local default (no model configured)', () => {
     }
   })
 
+  it('strategy with the longest trade and service area the input allows still answers within its own schema', async () => {
+    // The plan's actions carry both (a 400-character bound on an action once made this an internal_error; the fuzz found it).
+    const trade = 'air conditioning and refrigeration '.repeat(3).slice(0, 100)
+    const area = 'Inner West, Eastern Suburbs and Lower North Shore of Sydney; '.repeat(4).slice(0, 200)
+    const s = await tool(client, 'marketing.strategy', { trade, service_area: area, goals: ['more_leads', 'commercial_work'] })
+    expect(s).toMatchObject({ trade, service_area: area })
+    expect(s.plan_90_days.flatMap((p: any) => p.actions).some((a: string) => a.includes(trade) && a.includes(area))).toBe(true)
+    const tooLong = await toolError(client, 'marketing.strategy', { trade: 'x'.repeat(101) })
+    expect(tooLong).toMatchObject({ error: 'validation_error' })
+  })
+
   it('an SMS promo carries the sender and STOP; an email the sender and an unsubscribe line; the offer is quoted as typed', async () => {
     const sms = await tool(client, 'marketing.generate_content', { content_type: 'sms_promo', topic: 'hot water system checks', suburb: 'Marrickville', offer: '10% off before 30 June', variants: 2 })
     expect(sms.produced_by).toBe('local-default')

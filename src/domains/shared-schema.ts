@@ -28,7 +28,7 @@ export const AU_STATES = ['NSW', 'VIC', 'QLD', 'WA', 'SA', 'TAS', 'ACT', 'NT'] a
 export const AuState = (description = 'Australian state or territory') => StringEnum(AU_STATES, { description })
 
 export const Trade = (description = 'Trade, free text, e.g. plumbing, electrical, carpentry, air conditioning and refrigeration') =>
-  Type.String({ minLength: 1, description })
+  Type.String({ minLength: 1, maxLength: 100, description })
 
 export const QUOTE_STATUSES = ['Draft', 'Sent', 'Viewed', 'Accepted', 'Declined', 'Expired'] as const
 export const JOB_STATUSES = ['Quoted', 'Scheduled', 'In Progress', 'Completed', 'Cancelled'] as const

@@ -84,7 +84,7 @@ export const StrategyAdvice = Type.Object({
   plan_90_days: Type.Array(Type.Object({
     phase: StringEnum(['days_1_30', 'days_31_60', 'days_61_90'] as const),
     focus: Type.String({ minLength: 1, maxLength: 300 }),
-    actions: Type.Array(Type.String({ minLength: 1, maxLength: 400 }), { minItems: 1, maxItems: 8 }),
+    actions: Type.Array(Type.String({ minLength: 1, maxLength: 800 }), { minItems: 1, maxItems: 8 }),
   }, closed), { minItems: 3, maxItems: 3 }),
   reasoning: Type.Array(Type.String({ minLength: 1, maxLength: 1000 }), { minItems: 1, maxItems: 10 }),
 }, closed)
