@@ -17,6 +17,8 @@ import { onboard, startTestApp, type TestApp } from './helpers/app.js'
 import { arbitraryFor, fieldExtremes, fittingInput, HOSTILE_VALUES, withField } from './helpers/arbitrary.js'
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 6)
+// Each run draws a new seed; a failure prints its seed, and FUZZ_SEED=<that seed> replays it.
+const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED)
 const registry = createRegistry()
 
 let app: TestApp
@@ -164,7 +166,7 @@ describe.concurrent('REST: generated and hostile inputs never get a 5xx', () => 
     await inBatches(extremeInputs(op), async (input) => expectRestReply(op, await restCall(op, input), input))
     await fc.assert(fc.asyncProperty(inputArbitrary(op), async (input) => {
       expectRestReply(op, await restCall(op, input), input)
-    }), { numRuns: RUNS })
+    }), { numRuns: RUNS, seed: SEED })
     driven.rest.add(op.name)
   })
 })
@@ -175,7 +177,7 @@ describe.concurrent('MCP: generated and hostile arguments never get a 5xx', () =
     await inBatches(extremeInputs(op), async (args) => expectMcpReply(op, await mcpCall(op, args), args))
     await fc.assert(fc.asyncProperty(inputArbitrary(op), async (args) => {
       expectMcpReply(op, await mcpCall(op, args), args)
-    }), { numRuns: RUNS })
+    }), { numRuns: RUNS, seed: SEED })
     driven.mcp.add(op.name)
   })
 })
