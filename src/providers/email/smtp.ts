@@ -16,14 +16,10 @@ const loadNodemailer = loadOnce(() => import('nodemailer'))
 
 export class SmtpEmail implements EmailProvider {
   readonly name = 'smtp'
-  private transport: Promise<Transporter> | undefined
+  /** The transport, made on first send. */
+  private readonly transporter = loadOnce(async (): Promise<Transporter> => (await loadNodemailer()).default.createTransport(this.url))
 
   constructor(private readonly url: string, readonly from: string) {}
-
-  /** The transport, made on first send. */
-  private transporter(): Promise<Transporter> {
-    return (this.transport ??= loadNodemailer().then(({ default: nodemailer }) => nodemailer.createTransport(this.url)))
-  }
 
   async send(message: OutboundEmail): Promise<EmailResult> {
     const domain = this.from.split('@')[1]?.replace(/>.*$/, '') ?? 'localhost'

@@ -34,24 +34,19 @@ const formatName = (purpose: string) => purpose.replace(/[^A-Za-z0-9_-]/g, '_').
 export class OpenAiCompatibleModel implements LanguageModelProvider {
   readonly name: ProducedBy
   readonly usesModel = true
-  private client: Promise<OpenAI> | undefined
+  /** The client, made on first use. */
+  private readonly openai = loadOnce(async (): Promise<OpenAI> => new (await loadOpenAI()).default({
+    baseURL: this.settings.baseUrl,
+    apiKey: this.settings.apiKey ?? 'not-needed',
+    timeout: this.settings.timeoutMs,
+    // Our own policy below decides what is tried again; the package's retries would multiply the wait.
+    maxRetries: 0,
+  }))
   /** Set once the server has refused json_schema: later calls ask for json_object straight away. */
   private jsonObjectOnly = false
 
   constructor(private readonly settings: OpenAiCompatibleSettings) {
     this.name = `model:${settings.model}`
-  }
-
-  /** The client, made on first use. */
-  private openai(): Promise<OpenAI> {
-    const settings = this.settings
-    return (this.client ??= loadOpenAI().then(({ default: OpenAISdk }) => new OpenAISdk({
-      baseURL: settings.baseUrl,
-      apiKey: settings.apiKey ?? 'not-needed',
-      timeout: settings.timeoutMs,
-      // Our own policy below decides what is tried again; the package's retries would multiply the wait.
-      maxRetries: 0,
-    })))
   }
 
   async generate<T extends TSchema>(request: StructuredRequest<T>): Promise<StructuredAnswer<Static<T>>> {

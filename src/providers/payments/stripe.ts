@@ -30,7 +30,8 @@ const loadStripe = loadOnce(() => import('stripe'))
 export class StripePayments implements PaymentsProvider {
   readonly name = 'stripe'
   private readonly options: Stripe.StripeConfig
-  private client: Promise<Stripe> | undefined
+  /** The client, made on first use. */
+  private readonly stripe = loadOnce(async () => new (await loadStripe()).default(this.config.secretKey, this.options))
 
   constructor(private readonly config: StripePaymentsConfig) {
     const api = config.apiUrl ? new URL(config.apiUrl) : null
@@ -42,11 +43,6 @@ export class StripePayments implements PaymentsProvider {
       maxNetworkRetries: 2,
       ...(api ? { host: api.hostname, port: api.port || (https ? 443 : 80), protocol: https ? 'https' : 'http' } : {}),
     }
-  }
-
-  /** The client, made on first use. */
-  private stripe(): Promise<Stripe> {
-    return (this.client ??= loadStripe().then(({ default: StripeSdk }) => new StripeSdk(this.config.secretKey, this.options)))
   }
 
   async createCheckoutSession(request: CheckoutRequest): Promise<HostedSession> {

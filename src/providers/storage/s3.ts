@@ -17,13 +17,10 @@ const loadS3 = loadOnce(() => import('@aws-sdk/client-s3'))
 
 export class S3Storage implements DocumentStorage {
   readonly backend = 's3' as const
-  private client: Promise<S3Client> | undefined
-  constructor(private readonly settings: S3Settings) {}
-
   /** The client, made on first use. */
-  private s3(): Promise<S3Client> {
-    const settings = this.settings
-    return (this.client ??= loadS3().then(({ S3Client }) => new S3Client({
+  private readonly s3 = loadOnce(async (): Promise<S3Client> => {
+    const { settings } = this
+    return new (await loadS3()).S3Client({
       region: settings.region,
       endpoint: settings.endpoint,
       forcePathStyle: settings.forcePathStyle,
@@ -31,8 +28,10 @@ export class S3Storage implements DocumentStorage {
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
       credentials: settings.accessKeyId && settings.secretAccessKey ? { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey } : undefined,
-    })))
-  }
+    })
+  })
+
+  constructor(private readonly settings: S3Settings) {}
 
   async put(key: string, bytes: Buffer, mediaType: string): Promise<void> {
     const [client, { PutObjectCommand }] = await Promise.all([this.s3(), loadS3()])
