@@ -176,7 +176,7 @@ function pageOf(sql: Sql, page: Page, query: ListQuery): Condition {
  */
 export function listPageStatements<R extends postgres.Row>(sql: Sql, page: Page, query: ListQuery): [postgres.PendingQuery<R[]>, postgres.PendingQuery<{ n: number }[]>] {
   return [
-    sql<R[]>`${pageOf(sql, page, query)}`,
+    pageStatement<R>(sql, page, query),
     cappedCountStatement(sql, sql`${query.from} ${whereAll(sql, query.matching)}`),
   ]
 }

@@ -100,9 +100,8 @@ export async function readLeadPage(db: Db, companyId: string, filter: LeadFilter
     return { rows, total: counted[0]!.n }
   }
   // The kept total as a column of the page (an InitPlan, read once), not a statement of its own.
-  const [rows] = await readWithTenant(db, companyId, (tx) => [pageStatement<LeadRow & { list_total: number }>(tx, page, {
-    ...leadList(tx, {}), select: tx`select ${leadColumns(tx)}, ${leadTotal(tx)} as list_total from leads`,
-  })])
+  const [rows] = await readWithTenant(db, companyId, (tx) =>
+    [pageStatement<LeadRow & { list_total: number }>(tx, page, leadList(tx, {}, tx`${leadColumns(tx)}, ${leadTotal(tx)} as list_total`))])
   if (rows.length > 0 || isFirstPage(page)) return { rows, total: rows[0]?.list_total ?? 0 }
   // A page past the end has no row to carry the total: read it on its own.
   const [[kept]] = await readWithTenant(db, companyId, (tx) => [tx<{ n: number }[]>`select ${leadTotal(tx)} as n`])
@@ -112,11 +111,11 @@ export async function readLeadPage(db: Db, companyId: string, filter: LeadFilter
 const leadTotal = (tx: postgres.TransactionSql) =>
   tx`coalesce((select least(n, ${tx.unsafe(String(COUNT_CAP + 1))})::int from lead_totals), 0)`
 
-function leadList(tx: postgres.TransactionSql, filter: LeadFilter): ListQuery {
+function leadList(tx: postgres.TransactionSql, filter: LeadFilter, columns = leadColumns(tx)): ListQuery {
   const matching = [
     filter.status && tx`status = ${filter.status}`,
     filter.priority && tx`priority = ${filter.priority}`,
   ]
-  return { select: tx`select ${leadColumns(tx)} from leads`, from: tx`from leads`, matching }
+  return { select: tx`select ${columns} from leads`, from: tx`from leads`, matching }
 
 }
