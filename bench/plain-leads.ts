@@ -5,9 +5,9 @@
 // changes to them. Used by the ratio benchmark and the profiler. With count: false it is the handler
 // the README-start benchmark compares with (bench/readme-start-vs-plain.ts): key lookup and the list
 // query only, as a plain handler without a total would be written. With `tenantUrl` (the app role's
-// URL) it reads the way the service does instead: the page and its count in one tenant transaction
-// under row level security (readWithTenant), which splits the service's cost into the tenancy's
-// part and the rest (bench/readme-start-vs-plain.ts, BENCH_PLAIN=tenant).
+// URL) it reads the way the service does instead (readLeadPage as the app role: the page and its
+// kept total under row level security), which splits the service's cost into its read's part and
+// the rest (bench/readme-start-vs-plain.ts, BENCH_PLAIN=tenant).
 import Koa from 'koa'
 import type { AddressInfo } from 'node:net'
 import type { Server } from 'node:http'

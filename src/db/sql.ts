@@ -1,5 +1,6 @@
 // Database access. Two pools: the owner (migrations only) and the app role, which Row Level
-// Security applies to. Domain code reaches tenant rows only through withTenant().
+// Security applies to. Domain code reaches tenant rows only through withTenant() (and readWithTenant),
+// or through a SECURITY INVOKER function that sets the company itself (lead_list_page, migration 049).
 import { claimCharge } from '../core/charge-scope.js'
 import postgres from 'postgres'
 import { isUuid } from '../core/uuid.js'
