@@ -38,16 +38,19 @@ BEGIN
   IF p_after_created_at IS NOT NULL THEN
     RETURN QUERY
       SELECT l.id, l.name, l.phone, l.email, l.service_type, l.status, l.priority, l.message, l.address, l.suburb,
-             l.source, l.created_at, l.updated_at, coalesce((SELECT least(t.n, 10001)::int FROM lead_totals t), 0)
+             l.source, l.created_at, l.updated_at,
+             coalesce((SELECT least(t.n, 10001)::int FROM lead_totals t WHERE t.company_id = p_company), 0)
       FROM leads l
-      WHERE (l.created_at, l.id) < (p_after_created_at, p_after_id)
+      WHERE l.company_id = p_company AND (l.created_at, l.id) < (p_after_created_at, p_after_id)
       ORDER BY l.created_at DESC, l.id DESC
       LIMIT p_limit;
   ELSE
     RETURN QUERY
       SELECT l.id, l.name, l.phone, l.email, l.service_type, l.status, l.priority, l.message, l.address, l.suburb,
-             l.source, l.created_at, l.updated_at, coalesce((SELECT least(t.n, 10001)::int FROM lead_totals t), 0)
+             l.source, l.created_at, l.updated_at,
+             coalesce((SELECT least(t.n, 10001)::int FROM lead_totals t WHERE t.company_id = p_company), 0)
       FROM leads l
+      WHERE l.company_id = p_company
       ORDER BY l.created_at DESC, l.id DESC
       LIMIT p_limit OFFSET coalesce(p_offset, 0);
   END IF;
