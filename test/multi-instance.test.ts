@@ -14,8 +14,9 @@
 //   apart) and run without prepared statements (DB_PREPARE=false), the settings a transaction-mode
 //   pooler needs.
 //   test/mcp-sse-instances.test.ts covers the SSE routing itself (large answers, closed streams).
-// With TEST_POOLER_URL set (e.g. postgres://127.0.0.1:6543, a PgBouncer in transaction mode in front
-// of the test server, any database), API 2 and worker 2 run their app pools through it.
+// API 2 and worker 2 run their app pools through a PgBouncer in transaction mode in front of the test
+// server (test/helpers/pgbouncer.ts), or through the pooler at TEST_POOLER_URL when that is set
+// (e.g. postgres://127.0.0.1:6543, any database).
 import { randomBytes } from 'node:crypto'
 import { hostname } from 'node:os'
 import type { ChildProcess } from 'node:child_process'
@@ -31,6 +32,7 @@ import { workerProcesses, type WorkerProcesses } from './helpers/worker-process.
 import { createDatabaseFromTemplate, databaseNames, OWNER_BASE, retireDatabase } from './helpers/databases.js'
 import { freePort } from './helpers/local-server.js'
 import { startReceiver, type Receiver } from './helpers/receiver.js'
+import { startPgBouncer, type PgBouncer } from './helpers/pgbouncer.js'
 import { rpc } from './helpers/mcp.js'
 import { openStream } from './helpers/sse-stream.js'
 import { waitFor } from './helpers/wait.js'
@@ -56,6 +58,7 @@ let stopSecondWorkers = () => {}
 let owner: Sql
 let temporal: Client
 let receiver: Receiver
+let pgbouncer: PgBouncer | undefined
 
 beforeAll(async () => {
   receiver = await startReceiver()
@@ -75,13 +78,11 @@ beforeAll(async () => {
   }
   // Instance 2's settings: what a transaction-mode pooler asks for (README, "Running more than one instance").
   const second: Record<string, string> = { DB_PREPARE: 'false', DATABASE_LISTEN_URL: dbUrl.toString() }
-  const pooler = process.env.TEST_POOLER_URL
-  if (pooler) {
-    const viaPooler = new URL(dbUrl)
-    viaPooler.host = new URL(pooler).host
-    viaPooler.username = 'tradie_app'
-    second.APP_DATABASE_URL = viaPooler.toString()
-  }
+  if (!process.env.TEST_POOLER_URL) pgbouncer = await startPgBouncer({ host: dbUrl.hostname, port: Number(dbUrl.port || 5432) }, ['tradie_app'])
+  const viaPooler = new URL(dbUrl)
+  viaPooler.host = process.env.TEST_POOLER_URL ? new URL(process.env.TEST_POOLER_URL).host : pgbouncer!.host
+  viaPooler.username = 'tradie_app'
+  second.APP_DATABASE_URL = viaPooler.toString()
   workers = workerProcesses(() => target, () => shared)
   const secondWorkers = workerProcesses(() => target, () => ({ ...shared, ...second }))
   stopSecondWorkers = () => secondWorkers.killAll()
@@ -111,6 +112,7 @@ afterAll(async () => {
   await temporal?.connection.close()
   await owner?.end()
   await receiver?.close()
+  await pgbouncer?.stop()
   await retireDatabase(databases.test(suffix), databases.retired(suffix)).catch(() => {})
 })
 
@@ -173,6 +175,14 @@ describe('two API instances and two workers on one database and one Temporal ser
     expect(created.status).toBe(201)
     const lead = created.body.lead
     await waitFor(() => smsCount(`instant-response:${lead.id}:`), (n) => n === 1, 20_000)
+    // The lead list through the pooler (API 2, one statement that sets the company itself) and directly
+    // (API 1): the same page and total, and nothing of another company's. (Ids, not whole leads: the
+    // instant response may still be moving the lead's status between the two reads.)
+    const [viaPooler, direct] = [await rest(api2, 'GET', '/leads', { key }), await rest(api1, 'GET', '/leads', { key })]
+    const page = (r: Reply) => ({ status: r.status, total: r.body.total, ids: r.body.leads.map((l: { id: string }) => l.id) })
+    expect(page(viaPooler)).toEqual({ status: 200, total: 1, ids: [lead.id] })
+    expect(page(direct)).toEqual(page(viaPooler))
+    if (pgbouncer) expect(pgbouncer.log()).toContain(`login attempt: db=${databases.test(suffix)} user=tradie_app`)
 
     // Quote on API 2, sent through API 1, accepted by the client on API 2's page.
     const { quote } = await tool(api2, key, 'quotes.create', { lead_id: lead.id, line_items: [{ description: 'Replace mixer tap', quantity: 1, unitPrice: 400 }] })
