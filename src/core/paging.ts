@@ -2,8 +2,9 @@
 // on both transports: limit/offset (capped at MAX_OFFSET: an offset costs as many rows as it
 // skips), and an opaque keyset cursor over (created_at, id), which costs one page however deep it
 // goes and never shifts when new rows arrive. The cursor's time has milliseconds, as a Date does, so
-// the column it is compared with is stored to the millisecond (timestamptz(3), migration 050). `total` is counted up to COUNT_CAP, so a page costs
-// the same at 100,000 rows as at 10,000: exact below the cap, and flagged (totalCapped) above it.
+// the column it is compared with is stored to the millisecond (timestamptz(3), migration 050).
+// `total` is counted up to COUNT_CAP, so a page costs the same at 100,000 rows as at 10,000: exact
+// below the cap, and flagged (totalCapped) above it.
 import Type from 'typebox'
 import type postgres from 'postgres'
 import { validationError } from './errors.js'

@@ -14,8 +14,8 @@
 -- write their LIMIT as a literal, core/paging.ts). The generic plan is the index scan in list order
 -- for every page size.
 -- The columns are those of a LeadRow (domains/leads/queries.ts) and list_total, the kept total capped
--- at COUNT_CAP + 1 (10,001) as the counted lists cap theirs; test/lead-list-page.test.ts holds the rows
--- to the tenant transaction's read of the same page.
+-- at COUNT_CAP + 1 (10,001) as the counted lists cap theirs; test/lead-list-page.test.ts holds its pages
+-- to an owner-role read with the company in the WHERE clause, and its total to a count.
 CREATE FUNCTION lead_list_page(p_company uuid, p_limit int, p_offset int, p_after_created_at timestamptz, p_after_id uuid)
 RETURNS TABLE (id uuid, name text, phone text, email text, service_type text, status text, priority text,
                message text, address text, suburb text, source text, created_at timestamptz, updated_at timestamptz,
