@@ -8,6 +8,7 @@ import { onboard, startTestApp, type TestApp } from './helpers/app.js'
 import { connectHttp, rpc } from './helpers/mcp.js'
 import { tool } from './helpers/tools.js'
 import { waitFor } from './helpers/wait.js'
+import { ABANDONED_AFTER_MS, attemptClaim, keepClaimAlive } from '../src/core/idempotency.js'
 
 let app: TestApp
 let company: Awaited<ReturnType<typeof onboard>>
@@ -125,5 +126,42 @@ describe('MCP quotes.send with an idempotency key', () => {
     expect(byName.get('quotes.send')!.inputSchema.properties).toHaveProperty('idempotency_key')
     expect(byName.get('leads.create')!.inputSchema.properties).toHaveProperty('idempotency_key')
     expect(byName.get('leads.list')!.inputSchema.properties).not.toHaveProperty('idempotency_key')
+  })
+})
+
+describe('a claim is held while its request beats, and taken over once the beats stop', () => {
+  // The clock the claims read is set by hand; the beats run on real timers (keepClaimAlive's interval).
+  let at = Date.parse('2026-06-01T00:00:00.000Z')
+  const deps = () => ({ ...app.runtime.deps, clock: { now: () => new Date(at) } })
+  const attempt = (key: string) => attemptClaim(deps(), company.company_id, key, 'leads.create', 'same-request')
+  const aliveAt = async (key: string) =>
+    (await app.owner<{ alive_at: Date }[]>`select alive_at from idempotency_keys where company_id = ${company.company_id} and key = ${key}`)[0]!.alive_at
+
+  it('without beats, another request takes the claim over once ABANDONED_AFTER_MS has passed, not before', async () => {
+    const key = randomUUID()
+    expect((await attempt(key)).kind).toBe('claimed')
+    at += ABANDONED_AFTER_MS - 1000
+    expect(await attempt(key)).toMatchObject({ kind: 'existing', row: { state: 'running' } })
+    at += 2000
+    expect((await attempt(key)).kind).toBe('claimed')
+  })
+
+  it('a request still beating keeps its claim however long it runs; when it stops, the claim is taken over', async () => {
+    const key = randomUUID()
+    expect((await attempt(key)).kind).toBe('claimed')
+    const stop = keepClaimAlive(deps(), company.company_id, key, 20)
+    try {
+      // Three times the abandonment bound, in steps shorter than it, each followed by a beat.
+      for (let step = 0; step < 6; step++) {
+        at += ABANDONED_AFTER_MS / 2
+        const beatAt = at
+        await waitFor(() => aliveAt(key), (alive) => alive.getTime() === beatAt, 5000, 10)
+        expect(await attempt(key)).toMatchObject({ kind: 'existing', row: { state: 'running' } })
+      }
+    } finally {
+      stop()
+    }
+    at += ABANDONED_AFTER_MS + 1000
+    expect((await attempt(key)).kind).toBe('claimed')
   })
 })

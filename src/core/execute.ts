@@ -13,7 +13,7 @@ import type { Span } from '@opentelemetry/api'
 import { withSpan } from '../tracing.js'
 import { acceptAliases } from './aliases.js'
 import { guardInput } from './input-guard.js'
-import { checkIdempotencyKey, claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey, requestHash } from './idempotency.js'
+import { checkIdempotencyKey, claimIdempotencyKey, completeIdempotencyKey, keepClaimAlive, releaseIdempotencyKey, requestHash } from './idempotency.js'
 import type { AnyOperation, OperationContext } from './operation.js'
 import { describeErrors, parseInput, validatorFor } from './validation.js'
 
@@ -138,12 +138,14 @@ async function pipeline(op: AnyOperation, ctx: ExecuteContext, raw: Record<strin
   const principal = opCtx.principal
   const sent = ctx.idempotency ? checkIdempotencyKey(ctx.idempotency.key, ctx.idempotency.field) : null
   const key = principal && isWrite(op) ? sent : null
+  let stopClaimBeats = () => {}
   if (key) {
     const claim = await claimIdempotencyKey(ctx.deps, principal!.companyId, key, op.name, requestHash(op.name, input))
     if (claim.kind === 'replay') {
       audit(ctx, op, principal, 'replayed')
       return { output: claim.response.output, status: claim.response.status, replayed: true }
     }
+    stopClaimBeats = keepClaimAlive(ctx.deps, principal!.companyId, key)
   }
 
   let output: unknown
@@ -171,10 +173,12 @@ async function pipeline(op: AnyOperation, ctx: ExecuteContext, raw: Record<strin
     const dataException = fromDataException(thrown)
     if (dataException) ctx.deps.logger.warn({ err: thrown, operation: op.name, requestId: ctx.requestId }, 'database refused an input value')
     const error = dataException ?? thrown
+    stopClaimBeats()
     if (key) await releaseIdempotencyKey(ctx.deps, principal!.companyId, key).catch(() => {})
     audit(ctx, op, principal, error instanceof AppError ? error.code : 'internal_error')
     throw error
   }
+  stopClaimBeats()
   checkOutput(ctx, op, output)
   if (key) await completeIdempotencyKey(ctx.deps, principal!.companyId, key, { status, output })
   audit(ctx, op, principal, 'ok')

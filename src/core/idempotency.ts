@@ -7,8 +7,14 @@ import { AppError, validationError } from './errors.js'
 import { withTenant } from '../db/sql.js'
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000
-/** A claim whose process died mid-run is taken over after this long (the write may have to run again). */
-const ABANDONED_AFTER_MS = 60_000
+/** How often a request holding a claim says it is still running (keepClaimAlive). */
+export const CLAIM_BEAT_MS = 5_000
+/**
+ * A claim without a beat for this long is taken over: its process died mid-run (the write may have to
+ * run again). Four missed beats, so a slow database round trip or a busy event loop is not mistaken
+ * for a dead process.
+ */
+export const ABANDONED_AFTER_MS = 4 * CLAIM_BEAT_MS
 /** How long a retry waits for the same key's first request to finish before answering "in progress". */
 const WAIT_FOR_FIRST_MS = 10_000
 const KEY_FORMAT = /^[\x21-\x7e]{1,255}$/
@@ -60,22 +66,7 @@ const conflict = (message: string) => new AppError('idempotency_conflict', messa
 export async function claimIdempotencyKey(deps: Deps, companyId: string, key: string, operation: string, hash: string): Promise<Claim> {
   const deadline = Date.now() + WAIT_FOR_FIRST_MS
   for (;;) {
-    const now = deps.clock.now()
-    const outcome = await withTenant(deps.db, companyId, async (tx) => {
-      const claimed = await tx`
-        insert into idempotency_keys (company_id, key, operation, request_hash, state, created_at, expires_at)
-        values (${companyId}, ${key}, ${operation}, ${hash}, 'running', ${now}, ${new Date(now.getTime() + IDEMPOTENCY_TTL_MS)})
-        on conflict (company_id, key) do update
-          set operation = excluded.operation, request_hash = excluded.request_hash, state = 'running', response = null,
-              created_at = excluded.created_at, expires_at = excluded.expires_at
-          where idempotency_keys.expires_at <= ${now}
-             or (idempotency_keys.state = 'running' and idempotency_keys.request_hash = excluded.request_hash
-                 and idempotency_keys.created_at < ${new Date(now.getTime() - ABANDONED_AFTER_MS)})
-        returning key`
-      if (claimed.length) return { kind: 'claimed' as const }
-      const [row] = await tx<Row[]>`select operation, request_hash, state, response from idempotency_keys where key = ${key}`
-      return { kind: 'existing' as const, row }
-    })
+    const outcome = await attemptClaim(deps, companyId, key, operation, hash)
     if (outcome.kind === 'claimed') return outcome
     const row = outcome.row
     if (!row) continue // released by a failed first request between the two statements: claim again
@@ -88,6 +79,53 @@ export async function claimIdempotencyKey(deps: Deps, companyId: string, key: st
     }
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
+}
+
+/**
+ * One attempt at the claim: a new key, an expired one, or a running claim of the same request whose
+ * beats stopped ABANDONED_AFTER_MS ago is claimed; otherwise the row that holds the key.
+ */
+export async function attemptClaim(deps: Deps, companyId: string, key: string, operation: string, hash: string) {
+  const now = deps.clock.now()
+  return withTenant(deps.db, companyId, async (tx) => {
+    const claimed = await tx`
+      insert into idempotency_keys (company_id, key, operation, request_hash, state, created_at, alive_at, expires_at)
+      values (${companyId}, ${key}, ${operation}, ${hash}, 'running', ${now}, ${now}, ${new Date(now.getTime() + IDEMPOTENCY_TTL_MS)})
+      on conflict (company_id, key) do update
+        set operation = excluded.operation, request_hash = excluded.request_hash, state = 'running', response = null,
+            created_at = excluded.created_at, alive_at = excluded.alive_at, expires_at = excluded.expires_at
+        where idempotency_keys.expires_at <= ${now}
+           or (idempotency_keys.state = 'running' and idempotency_keys.request_hash = excluded.request_hash
+               and coalesce(idempotency_keys.alive_at, idempotency_keys.created_at) < ${new Date(now.getTime() - ABANDONED_AFTER_MS)})
+      returning key`
+    if (claimed.length) return { kind: 'claimed' as const }
+    const [row] = await tx<Row[]>`select operation, request_hash, state, response from idempotency_keys where key = ${key}`
+    return { kind: 'existing' as const, row }
+  })
+}
+
+/**
+ * Beats for a claim while its request runs, every `everyMs`, until the returned stop() is called: a
+ * write that runs long is never taken over by a retry, and a process that died stops beating. A beat
+ * that fails (the database unreachable) is logged and the next one tries again; beats do not overlap.
+ */
+export function keepClaimAlive(deps: Deps, companyId: string, key: string, everyMs = CLAIM_BEAT_MS): () => void {
+  let beating = false
+  const beat = async () => {
+    if (beating) return
+    beating = true
+    try {
+      await withTenant(deps.db, companyId, (tx) =>
+        tx`update idempotency_keys set alive_at = ${deps.clock.now()} where key = ${key} and state = 'running'`)
+    } catch (err) {
+      deps.logger.warn({ err, companyId }, 'idempotency claim beat failed; the next one tries again')
+    } finally {
+      beating = false
+    }
+  }
+  const timer = setInterval(() => void beat(), everyMs)
+  timer.unref()
+  return () => clearInterval(timer)
 }
 
 export async function completeIdempotencyKey(deps: Deps, companyId: string, key: string, response: StoredResponse): Promise<void> {

@@ -146,7 +146,7 @@ const stillRunning = (body: any) => body?.error === 'idempotency_conflict' && /s
 
 /**
  * How long a caller keeps retrying: a request cut by the API's kill holds its idempotency key until
- * the claim counts as abandoned (60 s), and the restarted processes take tens of seconds to load on
+ * the claim counts as abandoned (20 s without a beat), and the restarted processes take tens of seconds to load on
  * a busy machine.
  */
 const CALL_DEADLINE_MS = 150_000
