@@ -145,6 +145,8 @@ async function pipeline(op: AnyOperation, ctx: ExecuteContext, raw: Record<strin
       audit(ctx, op, principal, 'replayed')
       return { output: claim.response.output, status: claim.response.status, replayed: true }
     }
+    // Started here, outside runWithCharge below: a timer keeps the async context it was made in, and a
+    // beat's transaction must never be the one that takes the call's charge (core/charge-scope.ts).
     stopClaimBeats = keepClaimAlive(ctx.deps, principal!.companyId, key)
   }
 
