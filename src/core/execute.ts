@@ -175,12 +175,13 @@ async function pipeline(op: AnyOperation, ctx: ExecuteContext, raw: Record<strin
     const dataException = fromDataException(thrown)
     if (dataException) ctx.deps.logger.warn({ err: thrown, operation: op.name, requestId: ctx.requestId }, 'database refused an input value')
     const error = dataException ?? thrown
-    stopClaimBeats()
     if (key) await releaseIdempotencyKey(ctx.deps, principal!.companyId, key).catch(() => {})
     audit(ctx, op, principal, error instanceof AppError ? error.code : 'internal_error')
     throw error
+  } finally {
+    // The run is over either way: the claim is completed below or was released above.
+    stopClaimBeats()
   }
-  stopClaimBeats()
   checkOutput(ctx, op, output)
   if (key) await completeIdempotencyKey(ctx.deps, principal!.companyId, key, { status, output })
   audit(ctx, op, principal, 'ok')

@@ -8,7 +8,7 @@ import { withTenant } from '../db/sql.js'
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000
 /** How often a request holding a claim says it is still running (keepClaimAlive). */
-export const CLAIM_BEAT_MS = 5_000
+const CLAIM_BEAT_MS = 5_000
 /**
  * A claim without a beat for this long is taken over: its process died mid-run (the write may have to
  * run again). Four missed beats, so a slow database round trip or a busy event loop is not mistaken

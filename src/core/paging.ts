@@ -164,28 +164,18 @@ export interface ListQuery {
   matching: (Condition | Absent)[]
 }
 
-/** The page of a ListQuery: its rows in the list order, from the keyset or the offset. */
-function pageOf(sql: Sql, page: Page, query: ListQuery): Condition {
-  const column = (name: string) => (query.alias ? sql`${sql(query.alias)}.${sql(name)}` : sql`${sql(name)}`)
-  return sql`
-      ${query.select} ${whereAll(sql, [...query.matching, keysetCondition(sql, page, query.alias)])}
-      order by ${column('created_at')} desc, ${column('id')} desc ${limitOffset(sql, page)}`
-}
-
 /**
  * listPage's two statements, not yet sent: the page and the capped count (whose one row's n is the
  * count), for readWithTenant (db/sql.ts), which sends them with the transaction around them.
  */
 export function listPageStatements<R extends postgres.Row>(sql: Sql, page: Page, query: ListQuery): [postgres.PendingQuery<R[]>, postgres.PendingQuery<{ n: number }[]>] {
+  const column = (name: string) => (query.alias ? sql`${sql(query.alias)}.${sql(name)}` : sql`${sql(name)}`)
   return [
-    pageStatement<R>(sql, page, query),
+    sql<R[]>`
+      ${query.select} ${whereAll(sql, [...query.matching, keysetCondition(sql, page, query.alias)])}
+      order by ${column('created_at')} desc, ${column('id')} desc ${limitOffset(sql, page)}`,
     cappedCountStatement(sql, sql`${query.from} ${whereAll(sql, query.matching)}`),
   ]
-}
-
-/** A list page alone, unsent, for a list that reads its total another way (a kept total, say). */
-export function pageStatement<R extends postgres.Row>(sql: Sql, page: Page, query: ListQuery): postgres.PendingQuery<R[]> {
-  return sql<R[]>`${pageOf(sql, page, query)}`
 }
 
 /** The first page: no keyset position and no offset (an empty first page means nothing matches). */

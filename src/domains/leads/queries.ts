@@ -1,4 +1,5 @@
-// Lead SQL. Every function takes the tenant transaction from withTenant(); RLS scopes the rows.
+// Lead SQL. Every function takes the tenant transaction from withTenant() but readLeadPage, which
+// makes its own reads (lead_list_page, or readWithTenant); RLS scopes the rows either way.
 import type postgres from 'postgres'
 import type { LeadPriority, LeadStatus } from './schema.js'
 import { COUNT_CAP, isFirstPage, listPageStatements, type ListQuery, type Page } from '../../core/paging.js'
