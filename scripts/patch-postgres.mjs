@@ -28,10 +28,18 @@
 //      the event loop. In between, whoever got the error ran first: a reserved connection released
 //      then went back among the open ones and the pool's next query was sent on the dead socket.
 //      Now a socket error is reported on 'close', just before the connection leaves the pool.
-// Upstream: porsager/postgres issues 1066, 1154, 1208; 1223 (5); 751 (6); 1199 (4, 7) (open when
-// this was written, 2026-11-22 and 2026-11-26). Tests that fail without them: edits 1-4
-// test/database-restart.test.ts, edits 5-7 test/postgres-patch.test.ts (edit 7 also, depending on
-// timing, the first test of test/database-restart.test.ts). Drop an edit once a release fixes it.
+//   8. connection.js ReadyForQuery: the count of rows received, which places each row in the result,
+//      was reset only when a statement completed. A statement that failed after sending rows (an
+//      error on a later row, a timeout, a terminated backend) left it standing, so the next query
+//      on that connection resolved with holes in front of its rows: `const [row] = await sql...`
+//      read undefined (a valid API key answered 401 while backends were being terminated,
+//      test/database-restart-process.test.ts). Now every ReadyForQuery, a reconnect's first
+//      included, starts the count again.
+// Upstream: porsager/postgres issues 1066, 1154, 1208; 1223 (5); 751 (6); 1199 (4, 7); 1119 and
+// 1181, pull requests 1120 and 1190 (8) (open when this was written, 2026-11-22 to 2026-11-27).
+// Tests that fail without them: edits 1-4 test/database-restart.test.ts, edits 5-8
+// test/postgres-patch.test.ts (edit 7 also, depending on timing, the first test of
+// test/database-restart.test.ts). Drop an edit once a release fixes it.
 // Each edit must match as often as it says, against the file as installed (kept as <file>.orig);
 // if postgres.js changes, this fails loudly rather than guess.
 import { execFileSync } from 'node:child_process'
@@ -103,6 +111,15 @@ const connectionEdits = [
     // 6: with fetch_types on, keep the reserve() as the initial query while the types are fetched.
     find: '        initial.reserve && (initial = null)\n',
     add: '',
+    times: 1,
+  },
+  {
+    // 8: the row count starts again with every ReadyForQuery, whatever ended the statement before.
+    find: '    result = new Result()\n    connectTimer.cancel()\n',
+    add: `    result = new Result()
+    rows = 0 ${MARK}
+    connectTimer.cancel()
+`,
     times: 1,
   },
   {

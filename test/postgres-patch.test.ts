@@ -78,4 +78,38 @@ describe('postgres.js patch', () => {
       await sql.end({ timeout: 1 })
     }
   })
+
+  it('edit 8: a statement that fails after sending rows leaves no holes in the next result on that connection, awaited or pipelined', async () => {
+    const sql = connect(OWNER_BASE, { max: 1 })
+    try {
+      // Division by zero on the third row: two rows have reached the driver when the error comes.
+      const failing = () => sql`select 1 / (3 - n) as x from generate_series(1, 5) n`.then(() => 'answered', (error: { code?: string }) => error.code)
+      expect(await failing()).toBe('22012')
+      expect(await within(5000, sql<{ n: number }[]>`select 42 as n`)).toEqual({ value: [{ n: 42 }] })
+      // Pipelined behind the failing one on the one connection (porsager/postgres issue 1181).
+      const [failed, next] = await Promise.all([failing(), sql<{ n: number }[]>`select n from generate_series(1, 3) n`])
+      expect(failed).toBe('22012')
+      expect(next.length).toBe(3)
+      expect([...next]).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }])
+    } finally {
+      await sql.end({ timeout: 1 })
+    }
+  })
+
+  it('edit 8: after a backend is terminated between rows, the first query on the reconnected connection reads its own row at index 0', async () => {
+    const sql = connect(OWNER_BASE, { max: 1 })
+    try {
+      const [{ pid }] = (await sql<{ pid: number }[]>`select pg_backend_pid() as pid`) as unknown as [{ pid: number }]
+      // Two rows go out, then the third sleeps; terminating the backend flushes the two rows and ends it.
+      const running = within(10_000, sql`select n, pg_sleep(case when n > 2 then 5 else 0 end) from generate_series(1, 5) n`)
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      await admin`select pg_terminate_backend(${pid})`
+      expect(await running).toMatchObject({ error: expect.stringMatching(/CONNECTION_CLOSED|57P01|ECONNRESET/) })
+      const after = await within(5000, sql<{ n: number }[]>`select 7 as n`)
+      expect(after).toEqual({ value: [{ n: 7 }] })
+      expect((after as { value: unknown[] }).value.length).toBe(1)
+    } finally {
+      await sql.end({ timeout: 1 })
+    }
+  })
 })
