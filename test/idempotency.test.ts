@@ -8,13 +8,17 @@ import { onboard, startTestApp, type TestApp } from './helpers/app.js'
 import { connectHttp, rpc } from './helpers/mcp.js'
 import { tool } from './helpers/tools.js'
 import { waitFor } from './helpers/wait.js'
-import { ABANDONED_AFTER_MS, attemptClaim, keepClaimAlive } from '../src/core/idempotency.js'
+import { ABANDONED_AFTER_MS, attemptClaim, claimIdempotencyKey, keepClaimAlive } from '../src/core/idempotency.js'
+import { runHoldingClaim } from '../src/core/claim-scope.js'
+import { withTenant } from '../src/db/sql.js'
 
 let app: TestApp
 let company: Awaited<ReturnType<typeof onboard>>
 let client: Client
+// The service's clock, moved forward by the tests that need a claim's beats to have stopped long ago.
+let shiftMs = 0
 beforeAll(async () => {
-  app = await startTestApp()
+  app = await startTestApp({ clock: { now: () => new Date(Date.now() + shiftMs) } })
   company = await onboard(app, { plan: 'business', stripe_payment_method_id: 'pm_card_visa' })
   client = await connectHttp(app, company.api_key)
 })
@@ -163,5 +167,75 @@ describe('a claim is held while its request beats, and taken over once the beats
     }
     at += ABANDONED_AFTER_MS + 1000
     expect((await attempt(key)).kind).toBe('claimed')
+  })
+})
+
+describe('a write that committed a change is never run twice, even when its response was lost', () => {
+  let at = Date.parse('2026-07-01T00:00:00.000Z')
+  const deps = () => ({ ...app.runtime.deps, clock: { now: () => new Date(at) } })
+  const hash = 'one-request'
+  const wroteAt = async (key: string) =>
+    (await app.owner<{ wrote_at: Date | null }[]>`select wrote_at from idempotency_keys where company_id = ${company.company_id} and key = ${key}`)[0]!.wrote_at
+  const holding = <T>(key: string, fn: () => Promise<T>) => runHoldingClaim({ companyId: company.company_id, key }, fn)
+  const touchCompany = (tx: Parameters<Parameters<typeof withTenant>[2]>[0]) => tx`update companies set business_name = business_name`
+
+  it('marks the claim in a transaction that committed a change, not in one that only read or rolled back', async () => {
+    const key = randomUUID()
+    expect((await attemptClaim(deps(), company.company_id, key, 'leads.create', hash)).kind).toBe('claimed')
+    const db = app.runtime.deps.db
+    await holding(key, () => withTenant(db, company.company_id, (tx) => tx`select count(*) from leads`))
+    expect(await wroteAt(key)).toBeNull()
+    await expect(holding(key, () => withTenant(db, company.company_id, async (tx) => {
+      await touchCompany(tx)
+      throw new Error('refused after writing')
+    }))).rejects.toThrow('refused after writing')
+    expect(await wroteAt(key)).toBeNull()
+    // Outside the scope (another call, a claim's own beat) a change does not mark it.
+    await withTenant(db, company.company_id, touchCompany)
+    expect(await wroteAt(key)).toBeNull()
+    await holding(key, () => withTenant(db, company.company_id, touchCompany))
+    expect(await wroteAt(key)).toBeInstanceOf(Date)
+
+    // Its beats stopped long ago: the claim is not taken over, and a retry is told why.
+    at += ABANDONED_AFTER_MS + 1000
+    expect(await attemptClaim(deps(), company.company_id, key, 'leads.create', hash)).toMatchObject({ kind: 'existing', row: { state: 'running', wrote: true, abandoned: true } })
+    await expect(claimIdempotencyKey(deps(), company.company_id, key, 'leads.create', hash)).rejects.toMatchObject({ code: 'idempotency_conflict', message: expect.stringMatching(/not run again/) })
+  })
+
+  it('a claim that read but wrote nothing is still taken over once its beats stop', async () => {
+    const key = randomUUID()
+    expect((await attemptClaim(deps(), company.company_id, key, 'leads.create', hash)).kind).toBe('claimed')
+    await holding(key, () => withTenant(app.runtime.deps.db, company.company_id, (tx) => tx`select count(*) from leads`))
+    at += ABANDONED_AFTER_MS + 1000
+    expect((await attemptClaim(deps(), company.company_id, key, 'leads.create', hash)).kind).toBe('claimed')
+  })
+
+  it('POST /leads whose response cannot be kept answers 201; a retry after its claim went quiet is refused, one lead', async () => {
+    const key = `lost-${randomUUID()}`
+    // The response's write fails for this key alone (a constraint the database would never raise by
+    // itself), as if the process had died just after the lead committed.
+    await app.owner.unsafe(`
+      create or replace function test_lose_idempotency_response() returns trigger language plpgsql as $$
+      begin
+        if new.state = 'done' and new.key like 'lost-%' then raise exception 'response lost' using errcode = '23514'; end if;
+        return new;
+      end $$;
+      create trigger test_lose_idempotency_response before update on idempotency_keys
+        for each row execute function test_lose_idempotency_response()`)
+    try {
+      const body = { name: `Lost Answer ${key}`, phone: '0412 555 909' }
+      const first = await app.call('POST', '/api/v1/leads', { key: company.api_key, body, headers: { 'idempotency-key': key } })
+      expect(first.status).toBe(201)
+      expect(first.body.lead.name).toBe(body.name)
+      expect(await wroteAt(key)).toBeInstanceOf(Date)
+      shiftMs = ABANDONED_AFTER_MS + 1000
+      const retry = await app.call('POST', '/api/v1/leads', { key: company.api_key, body, headers: { 'idempotency-key': key } })
+      expect(retry.status).toBe(409)
+      expect(retry.body).toMatchObject({ error: 'idempotency_conflict', message: expect.stringMatching(/made its change.*not run again/) })
+      expect(await leadsNamed(body.name)).toBe(1)
+    } finally {
+      shiftMs = 0
+      await app.owner.unsafe(`drop trigger test_lose_idempotency_response on idempotency_keys; drop function test_lose_idempotency_response()`)
+    }
   })
 })

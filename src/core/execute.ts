@@ -7,6 +7,7 @@ import type { Feature, Principal } from './access.js'
 import { authorize, countApiCall } from './auth.js'
 import type { CreditReceipt, Deps } from './deps.js'
 import { runWithCharge, type PendingCharge } from './charge-scope.js'
+import { runHoldingClaim } from './claim-scope.js'
 import { AppError, fromDatabaseOutage, fromDataException } from './errors.js'
 import { metricsOf, type Metrics } from './metrics.js'
 import type { Span } from '@opentelemetry/api'
@@ -161,7 +162,9 @@ async function pipeline(op: AnyOperation, ctx: ExecuteContext, raw: Record<strin
     const call = { principal, operation: op, transport: ctx.transport }
     pending = isWrite(op) ? (ctx.deps.credits?.pending(call) ?? null) : null
     if (!isWrite(op)) receipt = (await ctx.deps.credits?.charge(call)) ?? null
-    output = pending ? await runWithCharge(pending, () => op.run(opCtx, input as never)) : await op.run(opCtx, input as never)
+    const run = () => (pending ? runWithCharge(pending, () => op.run(opCtx, input as never)) : op.run(opCtx, input as never))
+    // A keyed write's transactions mark its claim when they commit a change (core/claim-scope.ts).
+    output = await (key ? runHoldingClaim({ companyId: principal!.companyId, key }, run) : run())
     if (pending && !pending.committed) await ctx.deps.credits!.charge(call)
     // Counted once the call succeeded: a failed call's charge is given back below.
     if (receipt || pending) {
@@ -183,7 +186,12 @@ async function pipeline(op: AnyOperation, ctx: ExecuteContext, raw: Record<strin
     stopClaimBeats()
   }
   checkOutput(ctx, op, output)
-  if (key) await completeIdempotencyKey(ctx.deps, principal!.companyId, key, { status, output })
+  if (key) {
+    // The change has committed: its caller gets the answer even if it cannot be kept for a retry
+    // (a retry is then told the answer was lost, never run again: core/claim-scope.ts).
+    await completeIdempotencyKey(ctx.deps, principal!.companyId, key, { status, output }).catch((err: unknown) =>
+      ctx.deps.logger.error({ err, operation: op.name, requestId: ctx.requestId }, 'the idempotency key\'s response could not be kept; a retry with it will be told the answer was lost'))
+  }
   audit(ctx, op, principal, 'ok')
   return { output, status, replayed: false }
 }

@@ -3,7 +3,7 @@
 // operation or input is refused (409 idempotency_conflict), never silently replayed.
 import { createHash } from 'node:crypto'
 import type { Deps } from './deps.js'
-import { AppError, validationError } from './errors.js'
+import { AppError, fromDatabaseOutage, validationError } from './errors.js'
 import { withTenant } from '../db/sql.js'
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000
@@ -58,6 +58,10 @@ interface Row {
   request_hash: string
   state: 'running' | 'done'
   response: StoredResponse | null
+  /** A change of the request holding the claim has committed (core/claim-scope.ts). */
+  wrote: boolean
+  /** No beat for ABANDONED_AFTER_MS: the request holding the claim is gone. */
+  abandoned: boolean
 }
 
 const conflict = (message: string) => new AppError('idempotency_conflict', message)
@@ -74,6 +78,9 @@ export async function claimIdempotencyKey(deps: Deps, companyId: string, key: st
       throw conflict(`This Idempotency-Key was already used for a different request (${row.operation}) within the last 24 hours. Use a new key for a new request; reuse a key only to retry exactly the same request.`)
     }
     if (row.state === 'done') return { kind: 'replay', response: row.response! }
+    if (row.wrote && row.abandoned) {
+      throw conflict('The first request with this Idempotency-Key made its change, but stopped before its response could be kept, so there is none to replay. It is not run again, which would repeat the change: read the current state instead (for example the list it adds to), and send a new key only if the change is wanted a second time.')
+    }
     if (Date.now() > deadline) {
       throw conflict('The first request with this Idempotency-Key is still being processed. Retry the same request in a few seconds to get its response.')
     }
@@ -83,10 +90,12 @@ export async function claimIdempotencyKey(deps: Deps, companyId: string, key: st
 
 /**
  * One attempt at the claim: a new key, an expired one, or a running claim of the same request whose
- * beats stopped ABANDONED_AFTER_MS ago is claimed; otherwise the row that holds the key.
+ * beats stopped ABANDONED_AFTER_MS ago and that committed no change is claimed; otherwise the row
+ * that holds the key.
  */
 export async function attemptClaim(deps: Deps, companyId: string, key: string, operation: string, hash: string) {
   const now = deps.clock.now()
+  const silentSince = new Date(now.getTime() - ABANDONED_AFTER_MS)
   return withTenant(deps.db, companyId, async (tx) => {
     const claimed = await tx`
       insert into idempotency_keys (company_id, key, operation, request_hash, state, created_at, alive_at, expires_at)
@@ -96,10 +105,14 @@ export async function attemptClaim(deps: Deps, companyId: string, key: string, o
             created_at = excluded.created_at, alive_at = excluded.alive_at, expires_at = excluded.expires_at
         where idempotency_keys.expires_at <= ${now}
            or (idempotency_keys.state = 'running' and idempotency_keys.request_hash = excluded.request_hash
-               and coalesce(idempotency_keys.alive_at, idempotency_keys.created_at) < ${new Date(now.getTime() - ABANDONED_AFTER_MS)})
+               and idempotency_keys.wrote_at is null
+               and coalesce(idempotency_keys.alive_at, idempotency_keys.created_at) < ${silentSince})
       returning key`
     if (claimed.length) return { kind: 'claimed' as const }
-    const [row] = await tx<Row[]>`select operation, request_hash, state, response from idempotency_keys where key = ${key}`
+    const [row] = await tx<Row[]>`
+      select operation, request_hash, state, response, wrote_at is not null as wrote,
+             coalesce(alive_at, created_at) < ${silentSince} as abandoned
+      from idempotency_keys where key = ${key}`
     return { kind: 'existing' as const, row }
   })
 }
@@ -128,9 +141,25 @@ export function keepClaimAlive(deps: Deps, companyId: string, key: string, every
   return () => clearInterval(timer)
 }
 
+/** Pauses between tries of a completion the database could not take (a restart takes about 3 s). */
+const COMPLETE_RETRY_MS = [250, 500, 1000, 2000, 2000]
+
+/**
+ * Keeps the response to replay. Tried again for about 6 s while the database is unreachable: the
+ * write has committed, and without its response a retry can only be told the answer was lost.
+ */
 export async function completeIdempotencyKey(deps: Deps, companyId: string, key: string, response: StoredResponse): Promise<void> {
-  await withTenant(deps.db, companyId, (tx) =>
-    tx`update idempotency_keys set state = 'done', response = ${tx.json(response as never)} where key = ${key}`)
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await withTenant(deps.db, companyId, (tx) =>
+        tx`update idempotency_keys set state = 'done', response = ${tx.json(response as never)} where key = ${key}`)
+      return
+    } catch (error) {
+      const pause = COMPLETE_RETRY_MS[attempt]
+      if (!fromDatabaseOutage(error) || pause === undefined) throw error
+      await new Promise((resolve) => setTimeout(resolve, pause))
+    }
+  }
 }
 
 /** The request failed: forget the claim so a retry runs it again (nothing was stored to replay). */

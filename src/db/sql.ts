@@ -2,6 +2,7 @@
 // Security applies to. Domain code reaches tenant rows only through withTenant() (and readWithTenant),
 // or through a SECURITY INVOKER function that sets the company itself (lead_list_page, migration 049).
 import { claimCharge } from '../core/charge-scope.js'
+import { heldClaimKey } from '../core/claim-scope.js'
 import postgres from 'postgres'
 import { isUuid } from '../core/uuid.js'
 import { arrayTypes } from './array-types.js'
@@ -126,7 +127,16 @@ export async function withTenant<T>(db: Db, companyId: string, fn: (tx: postgres
       await conn`rollback`.catch(() => {})
       throw opening.status === 'rejected' ? opening.reason : (ran as PromiseRejectedResult).reason
     }
+    // A keyed write call's claim is marked in each of its transactions that changed anything, sent
+    // with COMMIT (core/claim-scope.ts): txid_current_if_assigned() is null while nothing was written.
+    const claimKey = heldClaimKey(companyId)
+    const marking = claimKey
+      ? conn`update idempotency_keys set wrote_at = coalesce(wrote_at, now())
+             where key = ${claimKey} and state = 'running' and txid_current_if_assigned() is not null`.execute().then(() => null, (error: unknown) => error)
+      : null
     const committed = await conn`commit`
+    const markFailed = await marking
+    if (markFailed) throw markFailed
     // A query fn started but did not await may have failed: Postgres then answers COMMIT with
     // ROLLBACK. postgres.js's begin() throws in that case too; so do we.
     if (committed.command === 'ROLLBACK') throw new Error('withTenant: the transaction was rolled back because one of its queries failed')
