@@ -450,6 +450,13 @@ it('kill -9 of the API, the worker and Temporal, a Postgres restart and receiver
   // answer and its record (at-least-once, the same key; Twilio deduplicates on it).
   expect(counts.sms.duplicates).toBe(0)
   expect(counts.email.duplicates).toBe(0)
+  // Each request made its change once: a retry of a lead whose first request committed and was cut
+  // before answering made a second lead (and a second instant reply, under its own key) until
+  // claims were marked by the change (core/claim-scope.ts).
+  const leadsMade = await owner<{ name: string; n: number }[]>`
+    select name, count(*)::int as n from leads where company_id = ${companyId} and name like 'Fault Lead %' group by name`
+  expect(leadsMade.filter((l) => l.n !== 1)).toEqual([])
+  expect(leadsMade).toHaveLength(LEADS)
   // At-least-once: webhook-ids arrive again no more often than the faults cut deliveries mid-call.
   // (Not always the very ones: a delivery whose result was lost with a killed worker or dev server
   // is retried when its timeout passes, and a workflow task late on a loaded machine repeats its
