@@ -3,7 +3,8 @@
 // operation or input is refused (409 idempotency_conflict), never silently replayed.
 import { createHash } from 'node:crypto'
 import type { Deps } from './deps.js'
-import { AppError, fromDatabaseOutage, validationError } from './errors.js'
+import { AppError, validationError } from './errors.js'
+import { retryThroughOutage } from './outage-retry.js'
 import { withTenant } from '../db/sql.js'
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000
@@ -141,25 +142,13 @@ export function keepClaimAlive(deps: Deps, companyId: string, key: string, every
   return () => clearInterval(timer)
 }
 
-/** Pauses between tries of a completion the database could not take (a restart takes about 3 s). */
-const COMPLETE_RETRY_MS = [250, 500, 1000, 2000, 2000]
-
 /**
- * Keeps the response to replay. Tried again for about 6 s while the database is unreachable: the
- * write has committed, and without its response a retry can only be told the answer was lost.
+ * Keeps the response to replay, tried again through a short database outage (retryThroughOutage):
+ * the write has committed, and without its response a retry can only be told the answer was lost.
  */
 export async function completeIdempotencyKey(deps: Deps, companyId: string, key: string, response: StoredResponse): Promise<void> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await withTenant(deps.db, companyId, (tx) =>
-        tx`update idempotency_keys set state = 'done', response = ${tx.json(response as never)} where key = ${key}`)
-      return
-    } catch (error) {
-      const pause = COMPLETE_RETRY_MS[attempt]
-      if (!fromDatabaseOutage(error) || pause === undefined) throw error
-      await new Promise((resolve) => setTimeout(resolve, pause))
-    }
-  }
+  await retryThroughOutage(() => withTenant(deps.db, companyId, (tx) =>
+    tx`update idempotency_keys set state = 'done', response = ${tx.json(response as never)} where key = ${key}`))
 }
 
 /** The request failed: forget the claim so a retry runs it again (nothing was stored to replay). */

@@ -6,7 +6,7 @@
 // (spam-act.ts) hold for every tool and automation.
 import type postgres from 'postgres'
 import type { Deps } from '../../core/deps.js'
-import { fromDatabaseOutage } from '../../core/errors.js'
+import { retryThroughOutage } from '../../core/outage-retry.js'
 import { metricsOf } from '../../core/metrics.js'
 import { withTenant } from '../../db/sql.js'
 import { PermanentDeliveryError } from '../../providers/sms/provider.js'
@@ -82,12 +82,6 @@ export async function sendMessage(deps: Deps, req: MessageRequest): Promise<Mess
 }
 
 /**
- * Pauses between tries of the record that the provider took a message (about 6 s in all, inside
- * MESSAGE_SEND's 10 s per attempt).
- */
-const HANDOVER_RECORD_RETRY_MS = [250, 500, 1000, 2000, 2000]
-
-/**
  * Records that the provider took the message. The message is out by now, so a database outage here
  * must not fail the attempt: a failed attempt is retried, and the retry, finding the row not handed
  * over, sends the message again. The fault suite saw exactly that across a Postgres restart: one
@@ -97,16 +91,9 @@ const HANDOVER_RECORD_RETRY_MS = [250, 500, 1000, 2000, 2000]
  */
 async function recordHandover(deps: Deps, companyId: string, rowId: string, result: { providerMessageId: string | null; status: string }) {
   const now = deps.clock.now()
-  for (let attempt = 0; ; attempt++) {
-    try {
-      // A status callback may have arrived first: the status only moves forward.
-      return await withTenant(deps.db, companyId, (tx) => markHandedToProvider(tx, rowId, result, now))
-    } catch (error) {
-      const pause = HANDOVER_RECORD_RETRY_MS[attempt]
-      if (!fromDatabaseOutage(error) || pause === undefined) throw error
-      await new Promise((resolve) => setTimeout(resolve, pause))
-    }
-  }
+  // About 6 s of tries, inside MESSAGE_SEND's 10 s per attempt. A status callback may have arrived
+  // first: the status only moves forward.
+  return retryThroughOutage(() => withTenant(deps.db, companyId, (tx) => markHandedToProvider(tx, rowId, result, now)))
 }
 
 async function send(deps: Deps, req: MessageRequest): Promise<MessageOutcome> {
